@@ -1,0 +1,122 @@
+"""Scaled dot-product attention: the one reference implementation every lesson imports.
+
+Works on NumPy arrays and torch tensors alike and returns the kind it was given.
+Shapes: q (..., T_q, d_k), k (..., T_k, d_k), v (..., T_k, d_v) -> out (..., T_q, d_v).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+
+def _is_torch(x) -> bool:
+    return isinstance(x, torch.Tensor)
+
+
+def softmax(x, axis: int = -1):
+    """Numerically stable softmax along `axis`: subtract the max before exp.
+
+    A row that is all -inf has no finite maximum and gives NaN; `attention` refuses such a row
+    before it gets here.
+    """
+    if _is_torch(x):
+        shifted = x - x.amax(dim=axis, keepdim=True)
+        exp = torch.exp(shifted)
+        return exp / exp.sum(dim=axis, keepdim=True)
+    x = np.asarray(x, dtype=float) if not isinstance(x, np.ndarray) else x
+    shifted = x - x.max(axis=axis, keepdims=True)
+    exp = np.exp(shifted)
+    return exp / exp.sum(axis=axis, keepdims=True)
+
+
+def _check_shapes(q, k, v) -> None:
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        if t.ndim < 2:
+            raise ValueError(
+                f"{name} must have at least 2 axes (..., positions, features); "
+                f"got shape {tuple(t.shape)}"
+            )
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(
+            "q and k must have the same width d_k, because each score is a dot product q_i . k_j; "
+            f"got q width {q.shape[-1]} (shape {tuple(q.shape)}) and "
+            f"k width {k.shape[-1]} (shape {tuple(k.shape)})"
+        )
+    if k.shape[-2] != v.shape[-2]:
+        raise ValueError(
+            "k and v must have the same number of positions T_k, one value per key; "
+            f"got k with {k.shape[-2]} (shape {tuple(k.shape)}) and "
+            f"v with {v.shape[-2]} (shape {tuple(v.shape)})"
+        )
+
+
+def _as_mask(mask, like):
+    """Return `mask` as a boolean array of the same kind as `like` (numpy or torch)."""
+    if _is_torch(like):
+        mask = torch.as_tensor(mask, device=like.device)
+        is_bool = mask.dtype == torch.bool
+    else:
+        mask = mask.detach().cpu().numpy() if _is_torch(mask) else np.asarray(mask)
+        is_bool = mask.dtype == np.bool_
+    if not is_bool:
+        raise ValueError(
+            f"mask must be boolean with True = may attend; got dtype {mask.dtype}. "
+            "For a 0/-inf float mask use helpers.masks.additive_bias the other way round, "
+            "or compare it: mask = (bias == 0)."
+        )
+    return mask
+
+
+def _check_mask(mask, scores_shape) -> None:
+    try:
+        np.broadcast_shapes(tuple(mask.shape), tuple(scores_shape))
+    except ValueError:
+        raise ValueError(
+            f"mask of shape {tuple(mask.shape)} does not broadcast to the scores' shape "
+            f"{tuple(scores_shape)} (..., T_q, T_k)"
+        ) from None
+    full = np.broadcast_to(
+        mask.cpu().numpy() if _is_torch(mask) else mask, tuple(scores_shape)
+    )
+    blocked_rows = ~full.any(axis=-1)
+    if blocked_rows.any():
+        where = np.argwhere(blocked_rows)[0]
+        lead, row = tuple(int(i) for i in where[:-1]), int(where[-1])
+        at = f" at leading index {lead}" if lead else ""
+        raise ValueError(
+            f"query row {row}{at} has no allowed key: every entry of its mask is False, so "
+            "softmax would divide 0 by 0 and return NaN. Allow at least one key per query "
+            "(a causal mask always allows the diagonal), or drop that query."
+        )
+
+
+def attention(q, k, v, mask=None, *, scale: float | None = None):
+    """softmax(q kᵀ · scale, masked) v. Returns (out, weights).
+
+    mask: boolean, True = may attend (the F.scaled_dot_product_attention convention),
+          broadcastable to (..., T_q, T_k).
+    scale: defaults to 1/sqrt(d_k).
+    """
+    kinds = {_is_torch(t) for t in (q, k, v)}
+    if len(kinds) > 1:
+        raise TypeError("q, k and v must all be NumPy arrays or all be torch tensors")
+    if not _is_torch(q):
+        q, k, v = (np.asarray(t, dtype=float) for t in (q, k, v))
+    _check_shapes(q, k, v)
+    if scale is None:
+        scale = 1.0 / math.sqrt(q.shape[-1])
+
+    k_t = k.transpose(-2, -1) if _is_torch(k) else np.swapaxes(k, -2, -1)
+    scores = (q @ k_t) * scale  # (..., T_q, T_k)
+    if mask is not None:
+        mask = _as_mask(mask, q)
+        _check_mask(mask, scores.shape)
+        if _is_torch(scores):
+            scores = torch.where(mask, scores, float("-inf"))
+        else:
+            scores = np.where(mask, scores, -np.inf)
+    weights = softmax(scores, axis=-1)  # each row sums to 1
+    return weights @ v, weights

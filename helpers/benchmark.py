@@ -1,0 +1,66 @@
+"""Time every lesson and solution notebook (Run All in a fresh kernel) and the whole test suite.
+
+    python -m helpers.benchmark            # notebooks, then `pytest`
+    python -m helpers.benchmark --no-pytest
+
+Prints a Markdown table to paste into the README. Timings are measurements, never tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+
+from helpers.notebooks import execute
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def time_notebook(path: Path) -> float:
+    nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    execute(nb, path.parent)
+    return time.perf_counter() - start
+
+
+def time_pytest() -> tuple[float, int]:
+    start = time.perf_counter()
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q"], cwd=ROOT)
+    return time.perf_counter() - start, result.returncode
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-pytest", action="store_true", help="skip timing the test suite")
+    parser.add_argument("only", nargs="*", help="lesson names to time, e.g. 02_one_row")
+    args = parser.parse_args(argv)
+
+    lessons = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+    if args.only:
+        lessons = [name for name in lessons if any(name.startswith(o) for o in args.only)]
+    rows = []
+    for name in lessons:
+        cells = []
+        for folder in ("notebooks", "solutions"):
+            path = ROOT / folder / f"{name}.ipynb"
+            cells.append(f"{time_notebook(path):.1f} s" if path.exists() else "–")
+        rows.append(f"| {name} | {cells[0]} | {cells[1]} |")
+        print(rows[-1], flush=True)
+
+    print(f"\nMachine: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    print("\n| lesson | lesson Run All | solutions Run All |\n|---|---|---|")
+    print("\n".join(rows))
+    if not args.no_pytest:
+        seconds, code = time_pytest()
+        print(f"\nWhole `pytest` run: {seconds:.0f} s (exit status {code})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""Generate exercises/NN_name.ipynb from solutions/NN_name.ipynb, the single source.
+
+In a solution notebook an answer region is marked inside a code cell:
+
+    def scaled_scores(q, k):
+        ### BEGIN SOLUTION hint: divide by the square root of the key width
+        return q @ k.T / np.sqrt(k.shape[-1])
+        ### END SOLUTION
+
+The generator replaces the region with a stub that raises NotImplementedError carrying the
+hint, clears every output, and keeps check cells (tagged `check`) exactly as they are.
+
+Run `python -m helpers.exercises` to regenerate every exercise notebook.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTIONS = ROOT / "solutions"
+EXERCISES = ROOT / "exercises"
+
+BEGIN = re.compile(r"^(?P<indent>\s*)### BEGIN SOLUTION(?:\s*hint:\s*(?P<hint>.*))?$")
+END = re.compile(r"^\s*### END SOLUTION\s*$")
+STUB_MESSAGE = "Not attempted yet: replace this line with your answer."
+
+
+def is_check(cell) -> bool:
+    return "check" in cell.get("metadata", {}).get("tags", [])
+
+
+def has_solution(cell) -> bool:
+    return cell.cell_type == "code" and any(BEGIN.match(line) for line in cell.source.splitlines())
+
+
+def stub_source(source: str) -> str:
+    """The source with every answer region replaced by a NotImplementedError stub."""
+    out, inside = [], False
+    for number, line in enumerate(source.splitlines(), 1):
+        begin = BEGIN.match(line)
+        if begin:
+            if inside:
+                raise ValueError(f"line {number}: BEGIN SOLUTION inside another answer region")
+            inside = True
+            indent, hint = begin["indent"], (begin["hint"] or "").strip()
+            message = STUB_MESSAGE + (f" Hint: {hint}" if hint else "")
+            out.append(f"{indent}# YOUR CODE HERE")
+            out.append(f"{indent}raise NotImplementedError({message!r})")
+        elif END.match(line):
+            if not inside:
+                raise ValueError(f"line {number}: END SOLUTION without BEGIN SOLUTION")
+            inside = False
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise ValueError("BEGIN SOLUTION without END SOLUTION")
+    return "\n".join(out)
+
+
+def make_exercise(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The exercise notebook for a solution notebook: stubs in, outputs out."""
+    nb = copy.deepcopy(solution)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            if has_solution(cell):
+                if is_check(cell):
+                    raise ValueError(f"cell {cell.id}: a check cell cannot hold an answer region")
+                cell.source = stub_source(cell.source)
+            cell.outputs = []
+            cell.execution_count = None
+            cell.metadata.pop("execution", None)
+    nb.metadata.pop("widgets", None)
+    return nb
+
+
+def fill_solutions(exercise, solution) -> nbformat.NotebookNode:
+    """The exercise with each answer cell's source taken from the solution, matched by id."""
+    answers = {c.id: c.source for c in solution.cells if has_solution(c)}
+    nb = copy.deepcopy(exercise)
+    for cell in nb.cells:
+        if cell.get("id") in answers:
+            cell.source = answers[cell.id]
+    return nb
+
+
+def exercise_path(solution_path: Path) -> Path:
+    return EXERCISES / Path(solution_path).name
+
+
+def render(nb) -> str:
+    """Notebook text exactly as committed (what the sync test compares)."""
+    return nbformat.writes(nb) + "\n"
+
+
+def generate_all(check_only: bool = False) -> list[Path]:
+    """Write (or, with check_only, compare) every exercise notebook. Returns stale paths."""
+    stale = []
+    for solution_path in sorted(SOLUTIONS.glob("*.ipynb")):
+        text = render(make_exercise(nbformat.read(solution_path, as_version=4)))
+        target = exercise_path(solution_path)
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            stale.append(target)
+            if not check_only:
+                target.parent.mkdir(exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+    return stale
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only report stale exercises")
+    args = parser.parse_args(argv)
+    stale = generate_all(check_only=args.check)
+    verb = "stale" if args.check else "written"
+    for path in stale:
+        print(f"{verb}: {path.relative_to(ROOT)}")
+    if not stale:
+        print("every exercise notebook is up to date")
+    return 1 if (args.check and stale) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""Masks as booleans with True = may attend (the F.scaled_dot_product_attention convention).
+
+nn.MultiheadAttention uses the opposite convention (True = blocked); `to_mha` and `to_sdpa`
+convert between the two.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+
+def causal_mask(T: int) -> np.ndarray:
+    """(T, T): row i may attend to columns 0..i, its own past and itself."""
+    if int(T) != T or T < 1:
+        raise ValueError(f"T must be a positive whole number of positions; got {T!r}")
+    return np.tril(np.ones((T, T), dtype=bool))
+
+
+def padding_mask(lengths, T: int) -> np.ndarray:
+    """(B, T): True where the token is real, False where it is padding.
+
+    Use it as a key mask with `padding_mask(lengths, T)[:, None, :]`, which broadcasts to
+    (B, T_q, T_k).
+    """
+    lengths = np.asarray(lengths)
+    if lengths.ndim != 1:
+        raise ValueError(f"lengths must be one length per sequence, shape (B,); got {lengths.shape}")
+    if (lengths < 1).any() or (lengths > T).any():
+        raise ValueError(f"every length must lie in 1..T={T}; got {lengths.tolist()}")
+    return np.arange(T)[None, :] < lengths[:, None]
+
+
+def _check_bool(mask, name: str) -> None:
+    dtype = mask.dtype
+    if dtype not in (np.bool_, torch.bool):
+        raise ValueError(f"{name} must be a boolean mask; got dtype {dtype}")
+
+
+def additive_bias(mask):
+    """Boolean mask (True = may attend) -> float bias: 0 where allowed, -inf where blocked.
+
+    Added to the scores before softmax: exp(-inf) = 0, so a blocked key gets no weight.
+    """
+    if isinstance(mask, torch.Tensor):
+        _check_bool(mask, "mask")
+        zeros = torch.zeros(mask.shape)
+        return zeros.masked_fill(~mask, float("-inf"))
+    mask = np.asarray(mask)
+    _check_bool(mask, "mask")
+    return np.where(mask, 0.0, -np.inf)
+
+
+def to_mha(sdpa_mask):
+    """SDPA convention (True = may attend) -> nn.MultiheadAttention's (True = blocked)."""
+    _check_bool(sdpa_mask, "sdpa_mask")
+    return ~sdpa_mask
+
+
+def to_sdpa(mha_mask):
+    """nn.MultiheadAttention convention (True = blocked) -> SDPA's (True = may attend)."""
+    _check_bool(mha_mask, "mha_mask")
+    return ~mha_mask

@@ -1,0 +1,54 @@
+"""Run course notebooks with nbclient, the way nbval and the benchmark do.
+
+`python -m helpers.notebooks notebooks/02_one_row.ipynb ...` executes each notebook in a fresh
+kernel and stores its outputs in place: how lessons and solutions are committed executed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+
+def execute(nb, cwd: Path, *, timeout: int = 600, allow_errors: bool = False):
+    """Execute `nb` in a fresh python3 kernel whose working folder is `cwd`. Returns nb."""
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        allow_errors=allow_errors,
+        record_timing=False,
+        store_widget_state=False,
+        resources={"metadata": {"path": str(cwd)}},
+    )
+    client.execute()
+    return nb
+
+
+def execute_in_place(path: Path, *, timeout: int = 600) -> float:
+    """Execute the notebook at `path`, write it back with its outputs; return seconds."""
+    path = Path(path)
+    nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    execute(nb, path.parent, timeout=timeout)
+    seconds = time.perf_counter() - start
+    nbformat.write(nb, path)
+    return seconds
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="Execute notebooks in place.")
+    parser.add_argument("paths", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    for path in args.paths:
+        print(f"{path}: executed in {execute_in_place(path):.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

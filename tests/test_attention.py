@@ -1,0 +1,123 @@
+"""helpers.attention against torch.nn.functional.scaled_dot_product_attention."""
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from helpers.attention import attention, softmax
+from helpers.masks import causal_mask, padding_mask
+
+
+def random_qkv(*lead, T_q=5, T_k=5, d_k=8, d_v=6, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(*lead, T_q, d_k, generator=g, dtype=torch.float64)
+    k = torch.randn(*lead, T_k, d_k, generator=g, dtype=torch.float64)
+    v = torch.randn(*lead, T_k, d_v, generator=g, dtype=torch.float64)
+    return q, k, v
+
+
+@pytest.mark.parametrize("lead", [(), (3,), (2, 4)])
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+@pytest.mark.parametrize("masked", ["none", "causal", "padding"])
+def test_matches_sdpa(lead, kind, masked):
+    q, k, v = random_qkv(*lead)
+    T = q.shape[-2]
+    mask = None
+    if masked == "causal":
+        mask = causal_mask(T)
+    elif masked == "padding":
+        mask = padding_mask([3], T)  # (1, T_k): keys 0..2 are real, for every query
+    expected = F.scaled_dot_product_attention(
+        q, k, v, attn_mask=None if mask is None else torch.as_tensor(mask)
+    )
+    args = (q, k, v) if kind == "torch" else tuple(t.numpy() for t in (q, k, v))
+    out, weights = attention(*args, mask=mask)
+    assert isinstance(out, torch.Tensor if kind == "torch" else np.ndarray)
+    assert isinstance(weights, type(out))
+    np.testing.assert_allclose(np.asarray(out), expected.numpy(), atol=1e-12)
+    np.testing.assert_allclose(np.asarray(weights).sum(-1), 1.0, atol=1e-12)
+
+
+def test_is_causal_matches_sdpa():
+    q, k, v = random_qkv(2, T_q=6, T_k=6)
+    out, weights = attention(q, k, v, mask=torch.as_tensor(causal_mask(6)))
+    expected = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    torch.testing.assert_close(out, expected)
+    assert torch.all(weights.triu(diagonal=1) == 0)
+
+
+def test_cross_attention_lengths_and_custom_scale():
+    q, k, v = random_qkv(T_q=3, T_k=7, d_v=2)
+    out, weights = attention(q, k, v, scale=0.25)
+    expected = F.scaled_dot_product_attention(q, k, v, scale=0.25)
+    torch.testing.assert_close(out, expected)
+    assert out.shape == (3, 2) and weights.shape == (3, 7)
+
+
+def test_torch_gradients_flow():
+    q, k, v = (t.requires_grad_() for t in random_qkv(T_q=4, T_k=4))
+    out, _ = attention(q, k, v, mask=causal_mask(4))
+    out.sum().backward()
+    assert all(t.grad is not None and torch.isfinite(t.grad).all() for t in (q, k, v))
+
+
+def test_softmax_is_stable_for_large_scores():
+    x = np.array([[1000.0, 1001.0, 1002.0]])
+    np.testing.assert_allclose(softmax(x), softmax(x - 1000.0))
+    assert np.isfinite(softmax(x)).all()
+    t = torch.tensor([[1000.0, 1001.0]])
+    torch.testing.assert_close(softmax(t), torch.softmax(t, -1))
+
+
+def test_softmax_axis():
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_allclose(softmax(x, axis=0).sum(axis=0), 1.0)
+
+
+def test_error_width_mismatch():
+    q, k, v = random_qkv(d_k=4)
+    with pytest.raises(ValueError, match=r"same width d_k.*q width 4.*k width 3"):
+        attention(q, k[..., :3], v)
+
+
+def test_error_key_value_length_mismatch():
+    q, k, v = random_qkv(T_k=5)
+    with pytest.raises(ValueError, match=r"same number of positions.*k with 5.*v with 4"):
+        attention(q, k, v[:4])
+
+
+def test_error_mask_does_not_broadcast():
+    q, k, v = random_qkv(T_q=5, T_k=5)
+    with pytest.raises(ValueError, match=r"mask of shape \(4, 4\) does not broadcast.*\(5, 5\)"):
+        attention(q.numpy(), k.numpy(), v.numpy(), mask=causal_mask(4))
+
+
+def test_error_fully_masked_row_names_the_row():
+    q, k, v = random_qkv(T_q=4, T_k=4)
+    mask = causal_mask(4)
+    mask[2] = False
+    with pytest.raises(ValueError, match=r"query row 2 has no allowed key"):
+        attention(q, k, v, mask=mask)
+
+
+def test_error_fully_masked_row_in_batch_names_the_leading_index():
+    q, k, v = random_qkv(2, T_q=3, T_k=3)
+    mask = np.ones((2, 3, 3), dtype=bool)
+    mask[1, 0] = False
+    with pytest.raises(ValueError, match=r"query row 0 at leading index \(1,\)"):
+        attention(q.numpy(), k.numpy(), v.numpy(), mask=mask)
+
+
+def test_error_float_mask():
+    q, k, v = random_qkv()
+    with pytest.raises(ValueError, match="mask must be boolean"):
+        attention(q, k, v, mask=torch.zeros(5, 5))
+
+
+def test_error_too_few_axes_and_mixed_kinds():
+    with pytest.raises(ValueError, match="at least 2 axes"):
+        attention(np.ones(4), np.ones((2, 4)), np.ones((2, 3)))
+    q, k, v = random_qkv()
+    with pytest.raises(TypeError, match="all be NumPy arrays or all be torch"):
+        attention(q, k.numpy(), v)

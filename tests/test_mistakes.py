@@ -1,0 +1,58 @@
+"""Every named wrong answer fails its check with a message that names the mistake.
+
+Each file in tests/mistakes/ is named after a lesson and holds MISTAKES, a list of dicts:
+    exercise: "ex2"          which exercise (cells ex2-answer and ex2-check)
+    kind:     "missing scale" the misconception, in a few words
+    code:     the whole wrong answer cell
+    expect:   a phrase the check's message must contain
+The solution notebook's cells run in-process, with the wrong answer in place of the right one.
+"""
+
+import contextlib
+import io
+import runpy
+from pathlib import Path
+
+import pytest
+
+from notebook_files import ROOT, read
+
+MISTAKE_FILES = sorted((Path(__file__).parent / "mistakes").glob("[0-9]*.py"))
+CASES = [
+    (path.stem, m) for path in MISTAKE_FILES for m in runpy.run_path(str(path))["MISTAKES"]
+]
+
+
+def run_until_check(lesson, exercise, answer_code):
+    """Run the solution's cells up to `exercise`'s check; return that check's exception."""
+    nb = read(ROOT / "solutions" / f"{lesson}.ipynb")
+    namespace = {"__name__": "__main__"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            source = answer_code if cell.id == f"{exercise}-answer" else cell.source
+            if cell.id == f"{exercise}-check":
+                try:
+                    exec(compile(source, cell.id, "exec"), namespace)
+                except AssertionError as error:
+                    return error
+                return None
+            exec(compile(source, cell.id, "exec"), namespace)
+    raise LookupError(f"no cell {exercise}-check in {lesson}")
+
+
+def test_every_lesson_names_its_mistakes():
+    lessons = {p.stem for p in (ROOT / "solutions").glob("*.ipynb")}
+    assert lessons <= {p.stem for p in MISTAKE_FILES}, "each lesson needs tests/mistakes/NN_name.py"
+
+
+@pytest.mark.parametrize(
+    "lesson, mistake", CASES, ids=[f"{lesson}-{m['exercise']}-{m['kind']}" for lesson, m in CASES]
+)
+def test_wrong_answer_gets_teaching_message(lesson, mistake):
+    error = run_until_check(lesson, mistake["exercise"], mistake["code"])
+    assert error is not None, f"the check passed a wrong answer ({mistake['kind']})"
+    assert mistake["expect"].lower() in str(error).lower(), (
+        f"message should name the mistake ({mistake['expect']!r}); got: {error}"
+    )
