@@ -1,0 +1,201 @@
+"""Named wrong answers for solutions/02_one_row.ipynb; tests/test_mistakes.py runs them."""
+
+MISTAKES = [
+    # ---- ex1: scaled scores
+    dict(exercise="ex1", kind="missing scale", expect="forgot the scale",
+         code='''def scaled_scores(q, k):
+    return q @ k.T
+'''),
+    dict(exercise="ex1", kind="scaled by d_k", expect="instead of √d_k",
+         code='''def scaled_scores(q, k):
+    return q @ k.T / k.shape[-1]
+'''),
+    dict(exercise="ex1", kind="scaled by sqrt of T", expect="not the number of positions",
+         code='''def scaled_scores(q, k):
+    return q @ k.T / np.sqrt(k.shape[0])
+'''),
+    dict(exercise="ex1", kind="multiplied by the scale", expect="instead of dividing",
+         code='''def scaled_scores(q, k):
+    return q @ k.T * np.sqrt(k.shape[-1])
+'''),
+    dict(exercise="ex1", kind="transposed scores", expect="transposed",
+         code='''def scaled_scores(q, k):
+    return k @ q.T / np.sqrt(k.shape[-1])
+'''),
+    # ---- ex2: stable softmax
+    dict(exercise="ex2", kind="softmax over axis 0", expect="softmax over the wrong axis",
+         code='''def stable_softmax(s):
+    e = np.exp(s - s.max(axis=0, keepdims=True))
+    return e / e.sum(axis=0, keepdims=True)
+'''),
+    dict(exercise="ex2", kind="no max subtraction", expect="did not subtract the row max",
+         code='''def stable_softmax(s):
+    e = np.exp(s)
+    return e / e.sum(axis=-1, keepdims=True)
+'''),
+    dict(exercise="ex2", kind="global max", expect="max of the whole array",
+         code='''def stable_softmax(s):
+    e = np.exp(s - s.max())
+    return e / e.sum(axis=-1, keepdims=True)
+'''),
+    dict(exercise="ex2", kind="not normalised", expect="without dividing",
+         code='''def stable_softmax(s):
+    return np.exp(s - s.max(axis=-1, keepdims=True))
+'''),
+    dict(exercise="ex2", kind="missing keepdims", expect="keepdims=True",
+         code='''def stable_softmax(s):
+    e = np.exp(s - s.max(axis=-1))
+    return e / e.sum(axis=-1)
+'''),
+    dict(exercise="ex2", kind="calls a library softmax", expect="write it yourself",
+         code='''from helpers.attention import softmax
+
+
+def stable_softmax(s):
+    return softmax(s, axis=-1)
+'''),
+    # ---- ex3: weighted sum of values
+    dict(exercise="ex3", kind="plain average of values", expect="ignored the weights",
+         code='''def weighted_sum(weights, v):
+    return np.broadcast_to(v.mean(axis=0), (weights.shape[0], v.shape[1]))
+'''),
+    dict(exercise="ex3", kind="softmax applied again", expect="softmax to the weights again",
+         code='''def weighted_sum(weights, v):
+    e = np.exp(weights - weights.max(axis=-1, keepdims=True))
+    return (e / e.sum(axis=-1, keepdims=True)) @ v
+'''),
+    dict(exercise="ex3", kind="transposed output", expect="transposed",
+         code='''def weighted_sum(weights, v):
+    return (weights @ v).T
+'''),
+    dict(exercise="ex3", kind="summed over queries", expect="wrong axis",
+         code='''def weighted_sum(weights, v):
+    if weights.shape[0] != weights.shape[1]:
+        return weights @ v
+    return weights.T @ v
+'''),
+    # ---- ex4: one row by hand (required)
+    dict(exercise="ex4", kind="missing scale", expect="forgot the scale",
+         code='''def row_by_hand(q, k, v, i):
+    scores = q[i] @ k.T
+    e = np.exp(scores - scores.max())
+    w = e / e.sum()
+    return w @ v, w
+'''),
+    dict(exercise="ex4", kind="swapped K and V in the sum", expect="swapped K and V",
+         code='''def row_by_hand(q, k, v, i):
+    scores = q[i] @ k.T / np.sqrt(k.shape[-1])
+    e = np.exp(scores - scores.max())
+    w = e / e.sum()
+    return w @ k, w
+'''),
+    dict(exercise="ex4", kind="swapped K and V in the scores", expect="swapped K and V",
+         code='''def row_by_hand(q, k, v, i):
+    scores = q[i] @ v.T / np.sqrt(k.shape[-1])
+    e = np.exp(scores - scores.max())
+    w = e / e.sum()
+    return w @ v, w
+'''),
+    dict(exercise="ex4", kind="softmax over the wrong axis", expect="softmax over the wrong axis",
+         code='''def row_by_hand(q, k, v, i):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    e = np.exp(s - s.max(axis=0, keepdims=True))
+    w = (e / e.sum(axis=0, keepdims=True))[i]
+    return w @ v, w
+'''),
+    dict(exercise="ex4", kind="no max subtraction", expect="did not subtract the max",
+         code='''def row_by_hand(q, k, v, i):
+    scores = q[i] @ k.T / np.sqrt(k.shape[-1])
+    e = np.exp(scores)
+    w = e / e.sum()
+    return w @ v, w
+'''),
+    dict(exercise="ex4", kind="returned (weights, out)", expect="in that order",
+         code='''def row_by_hand(q, k, v, i):
+    scores = q[i] @ k.T / np.sqrt(k.shape[-1])
+    e = np.exp(scores - scores.max())
+    w = e / e.sum()
+    return w, w @ v
+'''),
+    dict(exercise="ex4", kind="calls attention", expect="do not call an attention function",
+         code='''from helpers.attention import attention
+
+
+def row_by_hand(q, k, v, i):
+    out, w = attention(q, k, v)
+    return out[i], w[i]
+'''),
+    # ---- ex5: full attention output
+    dict(exercise="ex5", kind="swapped K and V", expect="swapped K and V",
+         code='''def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ k, w
+'''),
+    dict(exercise="ex5", kind="missing scale", expect="forgot the scale",
+         code='''def attention_output(q, k, v, mask=None):
+    s = q @ k.T
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+    dict(exercise="ex5", kind="softmax over the wrong axis", expect="softmax over the wrong axis",
+         code='''def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=0, keepdims=True))
+    w = e / e.sum(axis=0, keepdims=True)
+    return w @ v, w
+'''),
+    dict(exercise="ex5", kind="mask ignored", expect="ignore the mask",
+         code='''def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+    dict(exercise="ex5", kind="mask after softmax", expect="after softmax",
+         code='''def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    if mask is not None:
+        w = w * mask
+    return w @ v, w
+'''),
+    dict(exercise="ex5", kind="reversed causal mask", expect="reads the future",
+         code='''def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    if mask is not None:
+        s = np.where(mask.T, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+    dict(exercise="ex5", kind="blocked scores set to 0", expect="not -inf",
+         code='''def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    if mask is not None:
+        s = s * mask
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+]
+MISTAKES.append(
+    dict(exercise="ex5", kind="inverted mask", expect="inverted",
+         code='''def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    if mask is not None:
+        s = np.where(~mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+)
