@@ -61,3 +61,48 @@ def to_sdpa(mha_mask):
     """nn.MultiheadAttention convention (True = blocked) -> SDPA's (True = may attend)."""
     _check_bool(mha_mask, "mha_mask")
     return ~mha_mask
+
+
+def leaks_future(attend, x, *, eps: float = 1.0, atol: float = 1e-6, axis: int = -2, perturb=None):
+    """Which outputs move when a later token changes: the test that catches a reversed mask.
+
+    attend: a function x -> outputs with positions on axis -2, shape (..., T, d_out): an
+        attention layer, a block, a model's logits. NumPy or torch (in eval mode: dropout
+        would move every output).
+    x: its input, positions on `axis` (default -2, as in (..., T, d_model)).
+    perturb: perturb(x, j) -> a copy of x with token j changed. The default adds `eps` to every
+        feature of token j; pass your own for integer token ids.
+    Returns a (T, T) boolean array: [i, j] is True when changing token j > i moved output i by
+    more than `atol` (anywhere in the batch and features). A causal model gives all False.
+    """
+    def as_numpy(y):
+        y = y.detach().cpu().numpy() if isinstance(y, torch.Tensor) else np.asarray(y)
+        return y.astype(float)
+
+    def add_eps(x, j):
+        x = x.clone() if isinstance(x, torch.Tensor) else np.array(x)
+        if not (x.is_floating_point() if isinstance(x, torch.Tensor) else x.dtype.kind == "f"):
+            raise ValueError(
+                f"x has dtype {x.dtype}, so eps cannot be added to it (token ids?); "
+                "pass perturb=lambda x, j: <x with token j replaced>"
+            )
+        index = [slice(None)] * x.ndim
+        index[axis] = j
+        x[tuple(index)] += eps
+        return x
+
+    perturb = perturb or add_eps
+    T = x.shape[axis]
+    with torch.no_grad():
+        base = as_numpy(attend(x))
+        if base.ndim < 2 or base.shape[-2] != T:
+            raise ValueError(
+                f"attend must return outputs of shape (..., T={T}, d_out), positions on axis -2; "
+                f"got shape {base.shape}"
+            )
+        moved = np.zeros((T, T), dtype=bool)
+        for j in range(1, T):
+            change = np.abs(as_numpy(attend(perturb(x, j))) - base)  # (..., T, d_out)
+            per_output = np.moveaxis(change, -2, 0).reshape(T, -1).max(axis=1)  # (T,)
+            moved[:j, j] = per_output[:j] > atol
+    return moved
