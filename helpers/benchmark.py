@@ -53,7 +53,8 @@ def main(argv=None) -> int:
         rows.append(f"| {name} | {cells[0]} | {cells[1]} |")
         print(rows[-1], flush=True)
 
-    print(f"\nMachine: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    machine = platform.processor() or platform.machine()
+    print(f"\nMachine: {machine}, Python {platform.python_version()}")
     print("\n| lesson | lesson Run All | solutions Run All |\n|---|---|---|")
     print("\n".join(rows))
     if not args.no_pytest:

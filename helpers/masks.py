@@ -25,7 +25,9 @@ def padding_mask(lengths, T: int) -> np.ndarray:
     """
     lengths = np.asarray(lengths)
     if lengths.ndim != 1:
-        raise ValueError(f"lengths must be one length per sequence, shape (B,); got {lengths.shape}")
+        raise ValueError(
+            f"lengths must be one length per sequence, shape (B,); got shape {lengths.shape}"
+        )
     if (lengths < 1).any() or (lengths > T).any():
         raise ValueError(f"every length must lie in 1..T={T}; got {lengths.tolist()}")
     return np.arange(T)[None, :] < lengths[:, None]

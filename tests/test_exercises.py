@@ -1,12 +1,20 @@
-"""exercises/ is generated from solutions/; unsolved it fails in its checks only; filled it passes."""
+"""exercises/ is generated from solutions/; unsolved it fails only in checks; solved, passes."""
 
 import re
 
 import pytest
 
-from helpers.exercises import exercise_path, fill_solutions, has_solution, is_check, make_exercise
-from helpers.exercises import render, stub_source
+from helpers.exercises import (
+    exercise_path,
+    fill_solutions,
+    has_solution,
+    is_check,
+    make_exercise,
+    render,
+    stub_source,
+)
 from helpers.notebooks import execute
+
 from notebook_files import ROOT, SOLUTIONS, ids, read
 
 ANSWER_ID = re.compile(r"^ex(\d+)-answer$")
@@ -55,10 +63,14 @@ def test_solution_structure(path):
 
 
 def test_stub_keeps_indentation_and_hint():
-    source = "def f(x):\n    ### BEGIN SOLUTION hint: square it\n    return x * x\n    ### END SOLUTION\n"
+    source = (
+        "def f(x):\n    ### BEGIN SOLUTION hint: square it\n    return x * x\n"
+        "    ### END SOLUTION\n"
+    )
     stub = stub_source(source)
     assert "return x * x" not in stub
-    assert "    raise NotImplementedError('Not attempted yet: replace this line with your answer. Hint: square it')" in stub
+    message = "Not attempted yet: replace this line with your answer. Hint: square it"
+    assert f"    raise NotImplementedError({message!r})" in stub
     with pytest.raises(ValueError, match="without END"):
         stub_source("### BEGIN SOLUTION\nx = 1\n")
 
