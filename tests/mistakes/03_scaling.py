@@ -1,0 +1,214 @@
+"""Named wrong answers for solutions/03_scaling.ipynb; each must fail its check by name."""
+
+MISTAKES = [
+    # ---------------------------------------------------------------- ex1 Var(q·k)
+    dict(exercise="ex1", kind="q and k the same vector", expect="same vector",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    return float(np.var((q * q).sum(axis=1)))
+'''),
+    dict(exercise="ex1", kind="variance of q instead of q.k", expect="variance of q",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.var(q))
+'''),
+    dict(exercise="ex1", kind="products not summed", expect="single products",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.var(q * k))
+'''),
+    dict(exercise="ex1", kind="measured the scaled score", expect="divided by √d_k",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.var((q * k).sum(axis=1) / np.sqrt(d_k)))
+'''),
+    dict(exercise="ex1", kind="standard deviation", expect="standard deviation",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.std((q * k).sum(axis=1)))
+'''),
+    dict(exercise="ex1", kind="uniform components", expect="standard normal",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.random((n_samples, d_k))
+    k = rng.random((n_samples, d_k))
+    return float(np.var((q * k).sum(axis=1)))
+'''),
+    dict(exercise="ex1", kind="hard-coded d_k", expect="instead of measuring",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    return float(d_k)
+'''),
+    dict(exercise="ex1", kind="global generator", expect="not from np.random",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = np.random.standard_normal((n_samples, d_k))
+    k = np.random.standard_normal((n_samples, d_k))
+    return float(np.var((q * k).sum(axis=1)))
+'''),
+    dict(exercise="ex1", kind="own fixed generator", expect="ignores its `rng`",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    rng = np.random.default_rng(0)
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.var((q * k).sum(axis=1)))
+'''),
+    dict(exercise="ex1", kind="returned the dot products", expect="return their variance",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return (q * k).sum(axis=1)
+'''),
+    # ---------------------------------------------------------------- ex2 head scores
+    dict(exercise="ex2", kind="missing scale", expect="forgot the scale",
+         code='''def head_scores(q, k):
+    return q @ np.swapaxes(k, -1, -2)
+'''),
+    dict(exercise="ex2", kind="divided by d_k", expect="divided by d_k instead of √d_k",
+         code='''def head_scores(q, k):
+    return q @ np.swapaxes(k, -1, -2) / q.shape[-1]
+'''),
+    dict(exercise="ex2", kind="divided by sqrt(d_model)",
+         expect="divided by d_model instead of the head width",
+         code='''def head_scores(q, k):
+    H, T, d_head = q.shape
+    d_model = H * d_head
+    return q @ np.swapaxes(k, -1, -2) / math.sqrt(d_model)
+'''),
+    dict(exercise="ex2", kind="divided by d_model",
+         expect="model width instead of the head width, and without the square root",
+         code='''def head_scores(q, k):
+    H, T, d_head = q.shape
+    return q @ np.swapaxes(k, -1, -2) / (H * d_head)
+'''),
+    dict(exercise="ex2", kind="divided by sqrt(T)", expect="number of keys",
+         code='''def head_scores(q, k):
+    return q @ np.swapaxes(k, -1, -2) / math.sqrt(k.shape[-2])
+'''),
+    dict(exercise="ex2", kind="multiplied by the scale", expect="multiplied by √d_head",
+         code='''def head_scores(q, k):
+    return q @ np.swapaxes(k, -1, -2) * math.sqrt(q.shape[-1])
+'''),
+    dict(exercise="ex2", kind="k @ q.T", expect="transposed",
+         code='''def head_scores(q, k):
+    return k @ np.swapaxes(q, -1, -2) / math.sqrt(q.shape[-1])
+'''),
+    dict(exercise="ex2", kind="k.T on a 3-D array", expect="reverses all three axes",
+         code='''def head_scores(q, k):
+    return q @ k.T / math.sqrt(q.shape[-1])
+'''),
+    # ---------------------------------------------------------------- ex3 saturation point
+    dict(exercise="ex3", kind="scaled when told not to", expect="divided the scores by √d_k",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        weights = softmax(np.einsum("rd,rjd->rj", q, k) / math.sqrt(d_k))
+        if weights.max(axis=-1).mean() > threshold:
+            return d_k
+    return None
+'''),
+    dict(exercise="ex3", kind="max score instead of max weight", expect="largest score",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        scores = np.einsum("rd,rjd->rj", q, k)
+        if scores.max(axis=-1).mean() > threshold:
+            return d_k
+    return None
+'''),
+    dict(exercise="ex3", kind="mean over rows before max",
+         expect="averaged the weights over the rows",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        weights = softmax(np.einsum("rd,rjd->rj", q, k))
+        if weights.mean(axis=0).max() > threshold:
+            return d_k
+    return None
+'''),
+    dict(exercise="ex3", kind="softmax over the rows", expect="axis 0",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        weights = softmax(np.einsum("rd,rjd->rj", q, k), axis=0)
+        if weights.max(axis=-1).mean() > threshold:
+            return d_k
+    return None
+'''),
+    dict(exercise="ex3", kind="largest instead of smallest", expect="smallest one",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    found = None
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        weights = softmax(np.einsum("rd,rjd->rj", q, k))
+        if weights.max(axis=-1).mean() > threshold:
+            found = d_k
+    return found
+'''),
+    dict(exercise="ex3", kind="returned the index", expect="position of the d_k",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for i, d_k in enumerate(d_ks):
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        weights = softmax(np.einsum("rd,rjd->rj", q, k))
+        if weights.max(axis=-1).mean() > threshold:
+            return i
+    return None
+'''),
+    dict(exercise="ex3", kind="returned the weight", expect="not the weight you measured",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        m = softmax(np.einsum("rd,rjd->rj", q, k)).max(axis=-1).mean()
+        if m > threshold:
+            return float(m)
+    return None
+'''),
+    # ---------------------------------------------------------------- ex4 temperature
+    dict(exercise="ex4", kind="multiplied by tau", expect="multiplied the scores by tau",
+         code='''def softmax_t(scores, tau):
+    return softmax(scores * tau, axis=-1)
+'''),
+    dict(exercise="ex4", kind="temperature after softmax", expect="after the softmax",
+         code='''def softmax_t(scores, tau):
+    return softmax(scores, axis=-1) / tau
+'''),
+    dict(exercise="ex4", kind="ignored tau", expect="ignored tau",
+         code='''def softmax_t(scores, tau):
+    return softmax(scores, axis=-1)
+'''),
+    dict(exercise="ex4", kind="softmax over axis 0", expect="over axis 0",
+         code='''def softmax_t(scores, tau):
+    return softmax(scores / tau, axis=0)
+'''),
+    dict(exercise="ex4", kind="overflow without max subtraction", expect="subtract each row's max",
+         code='''def softmax_t(scores, tau):
+    e = np.exp(scores / tau)
+    return e / e.sum(axis=-1, keepdims=True)
+'''),
+    # ---------------------------------------------------------------- ex5 entropy
+    dict(exercise="ex5", kind="0 log 0 gives NaN", expect="0·log 0",
+         code='''def softmax_entropy(p):
+    return -(p * np.log(p)).sum(axis=-1)
+'''),
+    dict(exercise="ex5", kind="missing minus sign", expect="minus sign",
+         code='''def softmax_entropy(p):
+    logs = np.log(np.where(p > 0, p, 1.0))
+    return (p * logs).sum(axis=-1)
+'''),
+    dict(exercise="ex5", kind="log base 2", expect="nats",
+         code='''def softmax_entropy(p):
+    logs = np.log2(np.where(p > 0, p, 1.0))
+    return -(p * logs).sum(axis=-1)
+'''),
+    dict(exercise="ex5", kind="mean instead of sum", expect="averaged",
+         code='''def softmax_entropy(p):
+    logs = np.log(np.where(p > 0, p, 1.0))
+    return -(p * logs).mean(axis=-1)
+'''),
+    dict(exercise="ex5", kind="summed over axis 0", expect="axis 0",
+         code='''def softmax_entropy(p):
+    logs = np.log(np.where(p > 0, p, 1.0))
+    return -(p * logs).sum(axis=0)
+'''),
+]
