@@ -1,0 +1,191 @@
+"""Named wrong answers for solutions/01_qkv.ipynb; each must fail its check with the message."""
+
+MISTAKES = [
+    # Exercise 1: project X into Q, K and V
+    dict(exercise="ex1", kind="K and V swapped", expect="K and V are swapped",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    return x @ w_q, x @ w_v, x @ w_k
+'''),
+    dict(exercise="ex1", kind="Q and K swapped", expect="Q and K are swapped",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    return x @ w_k, x @ w_q, x @ w_v
+'''),
+    dict(exercise="ex1", kind="one weight for all three", expect="three different parameter sets",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    q = x @ w_q
+    return q, q, x @ w_v
+'''),
+    dict(exercise="ex1", kind="transposed projections", expect="transpose",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    return w_q.T @ x.T, w_k.T @ x.T, w_v.T @ x.T
+'''),
+    dict(exercise="ex1", kind="first token only", expect="one W_Q serves every token",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    return x[0] @ w_q, x[0] @ w_k, x[0] @ w_v
+'''),
+    dict(exercise="ex1", kind="no projection", expect="has to be projected",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    return x, x, x
+'''),
+    dict(exercise="ex1", kind="returns None", expect="returned None",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    q, k, v = x @ w_q, x @ w_k, x @ w_v
+'''),
+    dict(exercise="ex1", kind="hard-coded answer", expect="expected shape",
+         code='''import numpy as np
+
+
+def project_qkv(x, w_q, w_k, w_v):
+    q = np.array([[1.5, 0.0], [0.0, 1.5], [1.0, 1.0]])
+    k = np.array([[1.0, 0.5], [0.5, 1.0], [1.0, 1.0]])
+    v = np.array([[2.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
+    return q, k, v
+'''),
+    # Exercise 2: cross-attention projections
+    dict(exercise="ex2", kind="K from the decoder", expect="K taken from the wrong sequence",
+         code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
+    return x_dec @ w_q, x_dec @ w_k, x_enc @ w_v
+'''),
+    dict(exercise="ex2", kind="self-attention on the decoder", expect="wrong sequence",
+         code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
+    return x_dec @ w_q, x_dec @ w_k, x_dec @ w_v
+'''),
+    dict(exercise="ex2", kind="Q from the encoder", expect="queries come from the decoder",
+         code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
+    return x_enc @ w_q, x_enc @ w_k, x_enc @ w_v
+'''),
+    dict(exercise="ex2", kind="roles of the sequences reversed",
+         expect="queries come from the decoder",
+         code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
+    return x_enc @ w_q, x_dec @ w_k, x_dec @ w_v
+'''),
+    dict(exercise="ex2", kind="K and V swapped", expect="K and V are swapped",
+         code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
+    return x_dec @ w_q, x_enc @ w_v, x_enc @ w_k
+'''),
+    # Exercise 3: fuse the weights
+    dict(exercise="ex3", kind="concatenated along axis 0", expect="along axis 1",
+         code='''def fuse_weights(w_q, w_k, w_v):
+    return np.concatenate([w_q, w_k, w_v], axis=0)
+'''),
+    dict(exercise="ex3", kind="wrong block order", expect="[K | Q | V]",
+         code='''def fuse_weights(w_q, w_k, w_v):
+    return np.concatenate([w_k, w_q, w_v], axis=1)
+'''),
+    dict(exercise="ex3", kind="torch (out, in) layout", expect="(out, in)",
+         code='''def fuse_weights(w_q, w_k, w_v):
+    return np.concatenate([w_q.T, w_k.T, w_v.T], axis=0)
+'''),
+    dict(exercise="ex3", kind="added instead of fused", expect="you added the three matrices",
+         code='''def fuse_weights(w_q, w_k, w_v):
+    return w_q + w_k + w_v
+'''),
+    dict(exercise="ex3", kind="returns the three", expect="return one matrix",
+         code='''def fuse_weights(w_q, w_k, w_v):
+    return w_q, w_k, w_v
+'''),
+    # Exercise 4: split a fused projection
+    dict(exercise="ex4", kind="equal thirds", expect="three equal parts",
+         code='''def split_qkv(qkv, d_k, d_v):
+    return tuple(np.split(qkv, 3, axis=1))
+'''),
+    dict(exercise="ex4", kind="split along the token axis", expect="token axis",
+         code='''def split_qkv(qkv, d_k, d_v):
+    return tuple(np.array_split(qkv, 3, axis=0))
+'''),
+    dict(exercise="ex4", kind="rows sliced instead of columns", expect="token axis",
+         code='''def split_qkv(qkv, d_k, d_v):
+    return qkv[:d_k], qkv[d_k : 2 * d_k], qkv[2 * d_k :]
+'''),
+    dict(exercise="ex4", kind="layout read as Q V K", expect="[Q | V | K]",
+         code='''def split_qkv(qkv, d_k, d_v):
+    return qkv[:, :d_k], qkv[:, d_k + d_v :], qkv[:, d_k : d_k + d_v]
+'''),
+    dict(exercise="ex4", kind="v keeps K's columns", expect="also contains K",
+         code='''def split_qkv(qkv, d_k, d_v):
+    return qkv[:, :d_k], qkv[:, d_k : 2 * d_k], qkv[:, d_k:]
+'''),
+    dict(exercise="ex4", kind="assumes d_v == d_k", expect="assumed d_v == d_k",
+         code='''def split_qkv(qkv, d_k, d_v):
+    return qkv[:, :d_k], qkv[:, d_k : 2 * d_k], qkv[:, 2 * d_k : 3 * d_k]
+'''),
+    # Exercise 5: widths and shapes
+    dict(exercise="ex5", kind="rejects d_v != d_k", expect="need not equal d_k",
+         code='''def attention_shapes(q, k, v):
+    if not q.shape[-1] == k.shape[-1] == v.shape[-1]:
+        raise ValueError(f"widths differ: q {q.shape[-1]}, k {k.shape[-1]}, v {v.shape[-1]}")
+    return (q.shape[0], k.shape[0]), (q.shape[0], v.shape[-1])
+'''),
+    dict(exercise="ex5", kind="rejects T_q != T_k", expect="may differ",
+         code='''def attention_shapes(q, k, v):
+    if q.shape != k.shape:
+        raise ValueError(f"q width {q.shape[-1]} and k width {k.shape[-1]}: shapes must match")
+    if k.shape[0] != v.shape[0]:
+        raise ValueError("k and v lengths differ")
+    return (q.shape[0], k.shape[0]), (q.shape[0], v.shape[-1])
+'''),
+    dict(exercise="ex5", kind="square scores", expect="only self-attention is square",
+         code='''def attention_shapes(q, k, v):
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"q width {q.shape[-1]} does not match k width {k.shape[-1]}")
+    if k.shape[0] != v.shape[0]:
+        raise ValueError("k and v lengths differ")
+    return (q.shape[0], q.shape[0]), (q.shape[0], v.shape[-1])
+'''),
+    dict(exercise="ex5", kind="output has width d_k", expect="width d_v",
+         code='''def attention_shapes(q, k, v):
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"q width {q.shape[-1]} does not match k width {k.shape[-1]}")
+    if k.shape[0] != v.shape[0]:
+        raise ValueError("k and v lengths differ")
+    return (q.shape[0], k.shape[0]), (q.shape[0], k.shape[-1])
+'''),
+    dict(exercise="ex5", kind="checks q against v", expect="nothing was raised",
+         code='''def attention_shapes(q, k, v):
+    if q.shape[-1] != v.shape[-1] and q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"q width {q.shape[-1]} does not match k width {k.shape[-1]}")
+    if k.shape[0] != v.shape[0]:
+        raise ValueError("k and v lengths differ")
+    return (q.shape[0], k.shape[0]), (q.shape[0], v.shape[-1])
+'''),
+    dict(exercise="ex5", kind="vague error message", expect="name both widths",
+         code='''def attention_shapes(q, k, v):
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError("bad shapes")
+    if k.shape[0] != v.shape[0]:
+        raise ValueError("bad shapes")
+    return (q.shape[0], k.shape[0]), (q.shape[0], v.shape[-1])
+'''),
+    dict(exercise="ex5", kind="lets the matmul fail", expect="name both widths",
+         code='''def attention_shapes(q, k, v):
+    out = (q @ k.T) @ v
+    return (q.shape[0], k.shape[0]), out.shape
+'''),
+    dict(exercise="ex5", kind="no k/v length check", expect="each key position",
+         code='''def attention_shapes(q, k, v):
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"q width {q.shape[-1]} does not match k width {k.shape[-1]}")
+    return (q.shape[0], k.shape[0]), (q.shape[0], v.shape[-1])
+'''),
+    # Exercise 6: parameter count
+    dict(exercise="ex6", kind="one W_Q per token", expect="one W_Q serves every token",
+         code='''def n_projection_params(d_model, d_k, d_v, n_heads, n_layers, T):
+    return T * n_layers * n_heads * d_model * (2 * d_k + d_v)
+'''),
+    dict(exercise="ex6", kind="layers share weights", expect="each layer has its own",
+         code='''def n_projection_params(d_model, d_k, d_v, n_heads, n_layers, T):
+    return n_heads * d_model * (2 * d_k + d_v)
+'''),
+    dict(exercise="ex6", kind="heads share weights", expect="each head has its own",
+         code='''def n_projection_params(d_model, d_k, d_v, n_heads, n_layers, T):
+    return n_layers * d_model * (2 * d_k + d_v)
+'''),
+    dict(exercise="ex6", kind="d_v taken as d_k", expect="W_V is (d_model, d_v)",
+         code='''def n_projection_params(d_model, d_k, d_v, n_heads, n_layers, T):
+    return n_layers * n_heads * 3 * d_model * d_k
+'''),
+    dict(exercise="ex6", kind="full-width projections per head", expect="its own width d_k",
+         code='''def n_projection_params(d_model, d_k, d_v, n_heads, n_layers, T):
+    return n_layers * 3 * d_model * d_model
+'''),
+]

@@ -1,0 +1,100 @@
+"""helpers.checks.qkv: passes right answers, lets a stub's NotImplementedError through,
+and never passes a wrong one."""
+
+import numpy as np
+import pytest
+
+from helpers.checks import qkv
+
+
+def project_qkv(x, w_q, w_k, w_v):
+    return x @ w_q, x @ w_k, x @ w_v
+
+
+def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
+    return x_dec @ w_q, x_enc @ w_k, x_enc @ w_v
+
+
+def fuse_weights(w_q, w_k, w_v):
+    return np.concatenate([w_q, w_k, w_v], axis=1)
+
+
+def split_qkv(fused, d_k, d_v):
+    return tuple(np.split(fused, [d_k, 2 * d_k], axis=1))
+
+
+def attention_shapes(q, k, v):
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"q width {q.shape[-1]} does not match k width {k.shape[-1]}")
+    if k.shape[0] != v.shape[0]:
+        raise ValueError(f"k has {k.shape[0]} positions, v has {v.shape[0]}")
+    return (q.shape[0], k.shape[0]), (q.shape[0], v.shape[-1])
+
+
+def n_projection_params(d_model, d_k, d_v, n_heads, n_layers, T):
+    return n_layers * n_heads * d_model * (2 * d_k + d_v)
+
+
+RIGHT = {
+    qkv.check_project_qkv: project_qkv,
+    qkv.check_cross_attention_qkv: cross_attention_qkv,
+    qkv.check_fuse_weights: fuse_weights,
+    qkv.check_split_qkv: split_qkv,
+    qkv.check_attention_shapes: attention_shapes,
+    qkv.check_n_projection_params: n_projection_params,
+}
+CHECKS = list(RIGHT)
+IDS = [c.__name__ for c in CHECKS]
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=IDS)
+def test_right_answer_passes_with_one_line(check, capsys):
+    check(RIGHT[check])
+    out = capsys.readouterr().out
+    assert out.startswith("✔") and out.count("\n") == 1
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=IDS)
+def test_stub_error_propagates(check):
+    def stub(*args, **kwargs):
+        raise NotImplementedError("Not attempted yet")
+
+    with pytest.raises(NotImplementedError):
+        check(stub)
+
+
+def test_torch_tensors_are_accepted():
+    import torch
+
+    def project_torch(x, w_q, w_k, w_v):
+        x, w_q, w_k, w_v = (torch.as_tensor(a) for a in (x, w_q, w_k, w_v))
+        return x @ w_q, x @ w_k, x @ w_v
+
+    qkv.check_project_qkv(project_torch)
+
+
+def test_answer_right_on_the_lesson_example_only_fails():
+    """A function that is right for the seed example and wrong elsewhere must not pass."""
+
+    def only_seed(x, w_q, w_k, w_v):
+        if x.shape == (3, 4):
+            return x @ w_q, x @ w_k, x @ w_v
+        return x @ w_q, x @ w_k, x @ w_k  # V projected with W_K
+
+    with pytest.raises(AssertionError, match="K and V are swapped"):
+        qkv.check_project_qkv(only_seed)
+
+
+def test_equal_widths_split_fails_when_d_v_differs():
+    def split_equal(fused, d_k, d_v):
+        return fused[:, :d_k], fused[:, d_k : 2 * d_k], fused[:, 2 * d_k : 3 * d_k]
+
+    with pytest.raises(AssertionError, match="assumed d_v == d_k"):
+        qkv.check_split_qkv(split_equal)
+
+
+def test_wrong_structure_is_explained():
+    with pytest.raises(AssertionError, match=r"return the tuple \(q, k, v\)"):
+        qkv.check_project_qkv(lambda x, w_q, w_k, w_v: np.stack([x @ w_q, x @ w_k, x @ w_v]))
+    with pytest.raises(AssertionError, match="expected a shape"):
+        qkv.check_attention_shapes(lambda q, k, v: ("T_q x T_k", "T_q x d_v"))
