@@ -47,6 +47,7 @@ def test_every_lesson_names_its_mistakes():
     assert lessons <= {p.stem for p in MISTAKE_FILES}, "each lesson needs tests/mistakes/NN_name.py"
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # wrong answers may overflow or make NaN
 @pytest.mark.parametrize(
     "lesson, mistake", CASES, ids=[f"{lesson}-{m['exercise']}-{m['kind']}" for lesson, m in CASES]
 )
