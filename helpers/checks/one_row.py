@@ -14,13 +14,11 @@ import numpy as np
 
 from helpers.attention import attention, softmax
 from helpers.checks import core
+from helpers.examples import WK as _WK
+from helpers.examples import WORKED_X as _X
+from helpers.examples import WQ as _WQ
+from helpers.examples import WV as _WV
 from helpers.masks import causal_mask
-
-# The worked example of the lesson (seed [000]): x (3, 4) and three (4, 2) projections.
-_X = np.array([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 0.0, 0.0]])
-_WQ = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.0], [0.0, 0.5]])
-_WK = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.5], [0.5, 0.0]])
-_WV = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
 
 _ATTENTION_NAMES = {"attention", "scaled_dot_product_attention", "multi_head_attention_forward"}
 _SOFTMAX_NAMES = {"softmax", "log_softmax"}

@@ -14,12 +14,10 @@ import numpy as np
 
 from helpers.attention import attention
 from helpers.checks import core
-
-# The worked example of seed [000]: T = 3 tokens, d_model = 4, d_k = d_v = 2.
-SEED_X = np.array([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 0.0, 0.0]])
-SEED_WQ = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.0], [0.0, 0.5]])
-SEED_WK = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.5], [0.5, 0.0]])
-SEED_WV = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+from helpers.examples import WK as SEED_WK
+from helpers.examples import WORKED_X as SEED_X
+from helpers.examples import WQ as SEED_WQ
+from helpers.examples import WV as SEED_WV
 
 
 def _random(seed: int, *shapes):
