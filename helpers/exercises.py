@@ -10,7 +10,8 @@ In a solution notebook an answer region is marked inside a code cell:
 The generator replaces the region with a stub that raises NotImplementedError carrying the
 hint, clears every output, and keeps check cells (tagged `check`) exactly as they are.
 
-Run `python -m helpers.exercises` to regenerate every exercise notebook.
+Run `python -m helpers.exercises` to regenerate every exercise notebook, or
+`python -m helpers.exercises solutions/NN_name.ipynb` for one.
 """
 
 from __future__ import annotations
@@ -99,10 +100,13 @@ def render(nb) -> str:
     return nbformat.writes(nb) + "\n"
 
 
-def generate_all(check_only: bool = False) -> list[Path]:
-    """Write (or, with check_only, compare) every exercise notebook. Returns stale paths."""
+def generate_all(check_only: bool = False, solutions=None) -> list[Path]:
+    """Write (or, with check_only, compare) exercise notebooks. Returns the stale ones.
+
+    solutions: the solution notebooks to generate from; all of solutions/ by default.
+    """
     stale = []
-    for solution_path in sorted(SOLUTIONS.glob("*.ipynb")):
+    for solution_path in sorted(solutions or SOLUTIONS.glob("*.ipynb")):
         text = render(make_exercise(nbformat.read(solution_path, as_version=4)))
         target = exercise_path(solution_path)
         if not target.exists() or target.read_text(encoding="utf-8") != text:
@@ -116,8 +120,9 @@ def generate_all(check_only: bool = False) -> list[Path]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only report stale exercises")
+    parser.add_argument("solutions", nargs="*", type=Path, help="default: all of solutions/")
     args = parser.parse_args(argv)
-    stale = generate_all(check_only=args.check)
+    stale = generate_all(check_only=args.check, solutions=[p.resolve() for p in args.solutions])
     verb = "stale" if args.check else "written"
     for path in stale:
         print(f"{verb}: {path.relative_to(ROOT)}")
