@@ -1,5 +1,7 @@
 """Shared code of the attention course: one reference implementation per idea.
 
-Modules: attention, masks, plots, checks (exercise checks), exercises (the generator of
-exercises/ from solutions/), benchmark.
+Concepts: attention, masks, scaling, heads, positions, blocks, model (a tiny decoder-only
+language model), plots, examples (shared worked examples).
+Course machinery: checks (exercise checks), exercises (generates exercises/ from solutions/),
+notebooks (executes notebooks), benchmark.
 """
