@@ -93,12 +93,14 @@ def _check_mask(mask, scores_shape) -> None:
         )
 
 
-def attention(q, k, v, mask=None, *, scale: float | None = None):
-    """softmax(q kᵀ · scale, masked) v. Returns (out, weights).
+def attention(q, k, v, mask=None, *, scale: float | None = None, bias=None):
+    """softmax(q kᵀ · scale + bias, masked) v. Returns (out, weights).
 
     mask: boolean, True = may attend (the F.scaled_dot_product_attention convention),
           broadcastable to (..., T_q, T_k).
     scale: defaults to 1/sqrt(d_k).
+    bias: optional float scores added before the mask and softmax (ALiBi, relative
+          positions), broadcastable to (..., T_q, T_k).
     """
     kinds = {_is_torch(t) for t in (q, k, v)}
     if len(kinds) > 1:
@@ -111,6 +113,15 @@ def attention(q, k, v, mask=None, *, scale: float | None = None):
 
     k_t = k.transpose(-2, -1) if _is_torch(k) else np.swapaxes(k, -2, -1)
     scores = (q @ k_t) * scale  # (..., T_q, T_k)
+    if bias is not None:
+        bias = torch.as_tensor(bias, dtype=scores.dtype) if _is_torch(q) else np.asarray(bias)
+        try:
+            scores = scores + bias
+        except (RuntimeError, ValueError):
+            raise ValueError(
+                f"bias of shape {tuple(bias.shape)} does not broadcast to the scores' shape "
+                f"{tuple(scores.shape)} (..., T_q, T_k)"
+            ) from None
     if mask is not None:
         mask = _as_mask(mask, q)
         _check_mask(mask, scores.shape)

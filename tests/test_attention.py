@@ -121,3 +121,20 @@ def test_error_too_few_axes_and_mixed_kinds():
     q, k, v = random_qkv()
     with pytest.raises(TypeError, match="all be NumPy arrays or all be torch"):
         attention(q, k.numpy(), v)
+
+
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+def test_additive_bias_matches_sdpa_float_mask(kind):
+    q, k, v = random_qkv(2, T_q=4, T_k=4)
+    bias = torch.randn(4, 4, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
+    args = (q, k, v, bias) if kind == "torch" else tuple(t.numpy() for t in (q, k, v, bias))
+    out, _ = attention(*args[:3], bias=args[3], mask=causal_mask(4))
+    masked = bias.masked_fill(~torch.as_tensor(causal_mask(4)), float("-inf"))
+    expected = F.scaled_dot_product_attention(q, k, v, attn_mask=masked)
+    np.testing.assert_allclose(np.asarray(out), expected.numpy(), atol=1e-12)
+
+
+def test_error_bias_does_not_broadcast():
+    q, k, v = random_qkv(T_q=5, T_k=5)
+    with pytest.raises(ValueError, match=r"bias of shape \(3, 3\) does not broadcast"):
+        attention(q, k, v, bias=torch.zeros(3, 3))
