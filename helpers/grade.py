@@ -1,0 +1,898 @@
+"""Grade students' exercise notebooks: points, feedback, and checks a student cannot edit away.
+
+    python -m helpers.grade PATH [PATH ...] [--json FILE] [--junit FILE] [--csv FILE]
+                            [--timeout SECONDS] [--jobs N] [--solutions DIR]
+
+PATH is an exercise notebook, or a folder searched recursively for them. A notebook belongs to
+the lesson whose name its file name starts with (`02_one_row.ipynb`, `02_one_row-ana.ipynb`),
+and the solution notebook of that lesson is canonical: its check cells (tag `check`, id
+`exN-check`) give each exercise's title (metadata `exercise`) and points (metadata `points`).
+
+Grading works on a copy and never writes to the student's files. The copy keeps the student's
+cells; every check cell is replaced by the canonical one, matched by id (a deleted one is put
+back after its answer cell), and an edited or deleted check is reported as `tampered` and
+graded for real. Each canonical check first restores the NumPy, torch, math and builtins
+functions a student cell may have replaced and drops every `helpers` module from `sys.modules`,
+so the check imports the course's checks fresh from the course's folder. (A check should
+therefore compare what the student's code computes, not the identity of helpers objects the
+student imported earlier: a fresh import makes new functions and classes.) The copy runs in a
+fresh kernel under nbval (`pytest --nbval-lax`, one pytest process per job, per-cell timeout);
+a cell that ends the kernel is skipped in a new run of the notebook, so the cells after it are
+still graded. Each cell's result is mapped to its exercise: `passed`, `failed` (the check's
+message, word for word), `not attempted` (the stub still raises NotImplementedError), `error`
+(the exception's type and message), `timeout`, `tampered`, or `unreadable` (not a notebook).
+
+This defeats what a notebook can do to its checks; it is not a sandbox. The student's code runs
+with the grader's permissions and could still attack files or processes: grade untrusted work
+in CI, one submission per job, as classroom/grade.yml does.
+
+Exit status: 0 when every exercise passed, 1 when any did not, 2 for a usage error.
+`python -m helpers.grade --benchmark [N]` grades N solved notebooks and prints the time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# jsonschema, which nbformat imports, builds an IRI grammar at import when rfc3987_syntax is
+# installed (0.8 s); notebook validation never uses it, so skip it (see helpers.grade_plugin).
+sys.modules.setdefault("rfc3987_syntax", None)
+
+import nbformat  # noqa: E402
+
+from helpers.exercises import fill_solutions, is_check, make_exercise  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTIONS = ROOT / "solutions"
+DEFAULT_TIMEOUT = 60.0
+MAX_PASSES = 6  # a notebook is run at most this often: once more per cell that ends the kernel
+STARTUP_ALLOWANCE = 120.0  # seconds without any progress, beyond the cell timeout, before a kill
+STATUSES = ("passed", "failed", "not attempted", "error", "timeout", "tampered", "unreadable")
+
+# An IPython startup file of the grading kernels: it runs as the kernel starts, before any
+# cell (and outside the cell timeout), so what it saves is the real NumPy, torch, math and
+# builtins. `__grade_fresh__()`, which every canonical check calls first, puts back whatever a
+# student cell replaced and drops the `helpers` modules, so the check's own
+# `from helpers.checks import ...` executes the course's files again.
+PRELUDE = '''\
+# helpers.grade: guard the checks (see helpers/grade.py)
+def __grade_guard():
+    import builtins
+    import importlib.util
+    import math
+    import sys
+
+    import numpy
+    import numpy.linalg
+    import numpy.random
+    import numpy.testing
+
+    spaces = [builtins, math, numpy, numpy.linalg, numpy.random, numpy.testing]
+    try:
+        import torch
+        import torch.nn.functional
+    except ImportError:
+        pass
+    else:
+        spaces += [torch, torch.nn, torch.nn.functional, torch.linalg, torch.Tensor]
+    kernel_owned = {"input", "exit", "quit", "get_ipython", "display", "help"}
+
+    def guarded(space, name, value):
+        if not callable(value) or (space is builtins and name in kernel_owned):
+            return False
+        if name.startswith("__") and name.endswith("__"):
+            return isinstance(space, type) or name == "__import__"
+        return not name.startswith("_")
+
+    saved = [
+        (space, {n: v for n, v in vars(space).items() if guarded(space, n, v)})
+        for space in spaces
+    ]
+    modules = {s.__name__: s for s in spaces if isinstance(s, type(sys))}
+    home = importlib.util.find_spec("helpers")  # the course's, before any cell could add one
+
+    def fresh():
+        sys.modules.update(modules)
+        for space, attributes in saved:
+            current = vars(space)
+            for name, value in attributes.items():
+                if current.get(name) is not value:
+                    setattr(space, name, value)
+        for name in [n for n in sys.modules if n == "helpers" or n.startswith("helpers.")]:
+            del sys.modules[name]
+        if home is not None:  # import helpers from where it was, so its modules come from there
+            spec = importlib.util.spec_from_file_location(
+                "helpers", home.origin, submodule_search_locations=home.submodule_search_locations)
+            package = importlib.util.module_from_spec(spec)
+            sys.modules["helpers"] = package
+            spec.loader.exec_module(package)
+
+    return fresh
+
+
+import builtins as __grade_builtins__
+
+__grade_builtins__.__grade_fresh__ = __grade_guard()
+del __grade_guard, __grade_builtins__
+
+# exit() and quit() would end the kernel a moment later, in the middle of a later cell
+get_ipython().ask_exit = lambda: print("helpers.grade: exit() ignored while grading")
+'''
+
+CHECK_PREFIX = (
+    "import builtins as __grade_builtins__\n"
+    "__grade_builtins__.__grade_fresh__()  # helpers.grade: real numpy/torch, fresh helpers\n"
+    "del __grade_builtins__\n"
+)
+DISABLED = "pass  # helpers.grade: this cell ended the kernel in an earlier run, so it is skipped\n"
+
+
+class UsageError(Exception):
+    """A path that does not exist, a notebook that matches no lesson, a bad option."""
+
+
+# --- lessons ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Exercise:
+    key: str  # "ex2"
+    check_id: str  # "ex2-check"
+    title: str
+    points: float
+    source: str  # the canonical check cell's source
+
+
+@dataclass
+class Lesson:
+    name: str
+    path: Path
+    exercises: list[Exercise]
+    cell_ids: list[str]  # every cell id of the solution, in order
+
+    @property
+    def possible(self) -> float:
+        return sum(e.points for e in self.exercises)
+
+
+def load_lesson(path: Path) -> Lesson:
+    nb = nbformat.read(path, as_version=4)
+    exercises = []
+    for cell in nb.cells:
+        if not is_check(cell):
+            continue
+        cid = cell.get("id") or f"check{len(exercises) + 1}"
+        exercises.append(
+            Exercise(
+                key=cid[: -len("-check")] if cid.endswith("-check") else cid,
+                check_id=cell.get("id", ""),
+                title=str(cell.metadata.get("exercise", cell.get("id", "exercise"))),
+                points=cell.metadata.get("points", 1),
+                source=cell.source,
+            )
+        )
+    return Lesson(path.stem, path, exercises, [c.get("id", "") for c in nb.cells])
+
+
+def load_lessons(folders) -> dict[str, Lesson]:
+    lessons: dict[str, Lesson] = {}
+    for folder in folders:
+        folder = Path(folder)
+        if not folder.is_dir():
+            raise UsageError(f"{folder}: no such solutions folder")
+        for path in sorted(folder.glob("*.ipynb")):
+            if path.stem in lessons:
+                raise UsageError(f"lesson {path.stem} is in two solutions folders")
+            lessons[path.stem] = load_lesson(path)
+    if not lessons:
+        raise UsageError("no solution notebooks found: nothing to grade against")
+    return lessons
+
+
+def lesson_for(path: Path, lessons: dict[str, Lesson]) -> Lesson | None:
+    """The lesson a file belongs to: same name, or a name followed by - _ . or a space."""
+    stem = path.name[: -len(".ipynb")] if path.name.endswith(".ipynb") else path.stem
+    if stem in lessons:
+        return lessons[stem]
+    prefixes = [n for n in lessons if stem.startswith(n) and stem[len(n)] in "-_. "]
+    return lessons[max(prefixes, key=len)] if prefixes else None
+
+
+def find_notebooks(paths, lessons) -> tuple[list[tuple[Path, Lesson]], list[str]]:
+    """(notebook, lesson) pairs for the command-line paths, and warnings for skipped files."""
+    found, warnings, seen = [], [], set()
+    names = ", ".join(lessons)
+
+    def add(path, lesson):
+        if path.resolve() not in seen:
+            seen.add(path.resolve())
+            found.append((path, lesson))
+
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            raise UsageError(f"{raw}: no such file or folder")
+        if path.is_dir():
+            matched = 0
+            for nb in sorted(path.rglob("*.ipynb")):
+                if any(part.startswith(".") for part in nb.relative_to(path).parts):
+                    continue  # .ipynb_checkpoints, .git
+                lesson = lesson_for(nb, lessons)
+                if lesson is None:
+                    warnings.append(f"skipped {nb}: its name matches no lesson ({names})")
+                else:
+                    matched += 1
+                    add(nb, lesson)
+            if not matched:
+                raise UsageError(f"{raw}: no notebook in this folder matches a lesson ({names})")
+        else:
+            lesson = lesson_for(path, lessons)
+            if lesson is None:
+                raise UsageError(
+                    f"{raw}: matches no lesson; name the file after one of: {names}"
+                )
+            add(path, lesson)
+    return found, warnings
+
+
+# --- the graded copy -------------------------------------------------------------------------
+
+
+@dataclass
+class Cell:
+    """A code cell of the graded copy."""
+
+    source: str
+    role: str  # "check" or "student"
+    label: str = ""  # how the feedback names the student's cell
+    exercise: str | None = None  # the exercise key, for checks
+    origin: str | None = None  # the student's cell id, or the canonical check id
+
+
+@dataclass
+class Plan:
+    exercise: Exercise
+    check: int  # index of its check among the graded cells
+    segment: list[int]  # student cells run since the previous check
+    answer_present: bool
+    tampered: str | None  # "deleted", "edited" or None
+
+
+def _normal(source: str) -> str:
+    return "\n".join(line.rstrip() for line in source.strip().splitlines())
+
+
+def _label(source: str, answer: bool) -> str:
+    first = next((line.strip() for line in source.splitlines() if line.strip()), "")
+    if len(first) > 48:
+        first = first[:47] + "…"
+    return ("your answer cell" if answer else "your cell") + (f" “{first}”" if first else "")
+
+
+def plan_copy(student, lesson: Lesson) -> tuple[list[Cell], list[Plan]]:
+    """The graded cells for a student notebook, and what each exercise's result comes from."""
+    by_id = {e.check_id: e for e in lesson.exercises}
+    by_title = {e.title: e for e in lesson.exercises}
+    answers = {f"{e.key}-answer" for e in lesson.exercises}
+    student_ids = {c.get("id") for c in student.cells if c.get("cell_type") == "code"}
+    all_ids = {c.get("id") for c in student.cells}
+    matched: dict[str, str | None] = {}  # check id -> None (as is), "edited" or "missing"
+    cells: list[Cell] = []
+
+    for cell in student.cells:
+        cid = cell.get("id")
+        exercise = by_id.get(cid) if cid not in matched else None
+        tags = cell.get("metadata", {}).get("tags", []) or []
+        if exercise is None and "check" in tags:  # an id-less notebook, or a re-created cell
+            title = cell.get("metadata", {}).get("exercise")
+            candidate = by_title.get(title) if isinstance(title, str) else None
+            if candidate is not None and candidate.check_id not in matched.keys() | all_ids:
+                exercise = candidate
+        if exercise is not None and exercise.check_id not in matched:
+            edited = cell.get("cell_type") != "code" or _normal(cell.source) != _normal(
+                exercise.source
+            )
+            matched[exercise.check_id] = "edited" if edited else None
+            if edited and cell.get("cell_type") == "code" and cell.source.strip():
+                # keep what the student wrote there, as a cell of theirs, before the real check
+                cells.append(Cell(cell.source, "student", _label(cell.source, False), None, cid))
+            cells.append(Cell(CHECK_PREFIX + exercise.source, "check", "", exercise.key,
+                              exercise.check_id))
+        elif cell.get("cell_type") == "code":
+            cells.append(Cell(cell.source, "student", _label(cell.source, cid in answers),
+                              None, cid))
+
+    # put back deleted checks, each after the nearest cell that comes before it in the solution
+    for exercise in lesson.exercises:
+        if exercise.check_id in matched:
+            continue
+        matched[exercise.check_id] = "missing"
+        order = lesson.cell_ids
+        before = order[: order.index(exercise.check_id)] if exercise.check_id in order else []
+        position = len(cells)
+        for cid in reversed(before):
+            hits = [i for i, c in enumerate(cells) if c.origin == cid]
+            if hits:
+                position = hits[-1] + 1
+                break
+        while position < len(cells) and cells[position].role == "check" and \
+                matched.get(cells[position].origin) == "missing":
+            position += 1
+        cells.insert(position, Cell(CHECK_PREFIX + exercise.source, "check", "", exercise.key,
+                                    exercise.check_id))
+
+    plans, segment = {}, []
+    for index, cell in enumerate(cells):
+        if cell.role == "student":
+            segment.append(index)
+        elif cell.role == "check":
+            exercise = next(e for e in lesson.exercises if e.key == cell.exercise)
+            answer_present = f"{exercise.key}-answer" in student_ids
+            state = matched[exercise.check_id]
+            if state == "missing":
+                tampered = "deleted" if answer_present else None
+            else:
+                tampered = state
+            plans[exercise.key] = Plan(exercise, index, segment, answer_present, tampered)
+            segment = []
+    return cells, [plans[e.key] for e in lesson.exercises]
+
+
+def render_copy(cells: list[Cell], key: str, disabled=()) -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"},
+        "grade_key": key,
+    }
+    for index, cell in enumerate(cells):
+        code = nbformat.v4.new_code_cell(DISABLED if index in disabled else cell.source)
+        code.id = f"grade-{index}"
+        code.metadata = {"grade": {"cell": index, "check": cell.role == "check"}}
+        nb.cells.append(code)
+    return nb
+
+
+# --- running nbval ---------------------------------------------------------------------------
+
+
+@dataclass
+class Job:
+    """One student notebook on its way through one or more nbval runs."""
+
+    number: int
+    path: Path
+    lesson: Lesson
+    cells: list[Cell] = field(default_factory=list)
+    plans: list[Plan] = field(default_factory=list)
+    disabled: set[int] = field(default_factory=set)
+    final: dict[int, dict] = field(default_factory=dict)
+    passes: int = 0
+    finished: bool = False
+
+
+def _pytest_env(jobs: int) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    here = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
+    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    if jobs > 1:  # one kernel per core: keep each kernel's maths on one thread
+        for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+            env.setdefault(name, "1")
+    return env
+
+
+def _run_processes(commands, *, cwd, env, idle_limit: float, progress) -> list[int | None]:
+    """Run the commands side by side; kill them all when progress() stops changing for
+    idle_limit seconds. Returns each exit status (None when killed)."""
+    logs = []
+    procs = []
+    for number, command in enumerate(commands):
+        out = open(Path(cwd) / f"pytest-{number}.log", "wb")
+        logs.append(out)
+        procs.append(subprocess.Popen(command, cwd=cwd, env=env, stdout=out,
+                                      stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                      start_new_session=True))
+    last, since = progress(), time.monotonic()
+    try:
+        while any(p.poll() is None for p in procs):
+            time.sleep(0.1)
+            now = progress()
+            if now != last:
+                last, since = now, time.monotonic()
+            elif time.monotonic() - since > idle_limit:
+                break
+    finally:
+        codes = []
+        for proc in procs:
+            if proc.poll() is None:
+                _kill_group(proc)
+                codes.append(None)
+            else:
+                codes.append(proc.returncode)
+                _kill_group(proc)  # whatever the student's code left running
+        for out in logs:
+            out.close()
+    return codes
+
+
+def _kill_group(proc) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
+def _read_records(path: Path) -> list[dict]:
+    records = []
+    if path.exists():
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict):
+                records.append(record)
+    return records
+
+
+def _run_pass(jobs: list[Job], work: Path, timeout: float, processes: int) -> None:
+    """Run every job's graded copy once; store the results; mark jobs that need another run."""
+    number = len(list(work.glob("pass-*")))
+    root = work / f"pass-{number}"
+    results, claims = root / "results", root / "claims"
+    results.mkdir(parents=True)
+    claims.mkdir()
+    (root / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    profile = root / "ipython" / "profile_default"
+    (profile / "startup").mkdir(parents=True)
+    (profile / "startup" / "00-grade.py").write_text(PRELUDE, encoding="utf-8")
+    (profile / "ipython_kernel_config.py").write_text(
+        "c.HistoryManager.enabled = False\n", encoding="utf-8")
+    paths = []
+    for job in jobs:
+        key = f"nb{job.number:04d}"
+        folder = root / key
+        (folder / "exercises").mkdir(parents=True)
+        data = job.lesson.path.parent.parent / "data"
+        if data.is_dir():
+            (folder / "data").symlink_to(data.resolve(), target_is_directory=True)
+        target = folder / "exercises" / f"{job.lesson.name}.ipynb"
+        nbformat.write(render_copy(job.cells, key, job.disabled), target)
+        paths.append(str(target.relative_to(root)))
+        job.passes += 1
+
+    command = [
+        sys.executable, "-m", "pytest", "-c", str(root / "pytest.ini"), "--rootdir", str(root),
+        "-p", "helpers.grade_plugin", "-p", "nbval.plugin", "-p", "no:cacheprovider",
+        "-o", "addopts=", "-q", "--tb=no", "--color=no", "-W", "ignore",
+        "--continue-on-collection-errors",
+        "--nbval-lax", "--nbval-current-env", "--nbval-cell-timeout", f"{timeout:g}",
+        "--grade-results", str(results), "--grade-claims", str(claims), *paths,
+    ]
+    processes = max(1, min(processes, len(jobs)))
+
+    def progress():
+        return sum(p.stat().st_size for p in results.iterdir()) + len(os.listdir(claims))
+
+    env = _pytest_env(processes)
+    env["IPYTHONDIR"] = str(root / "ipython")
+    env["JUPYTER_RUNTIME_DIR"] = str(root / "runtime")
+    codes = _run_processes([command] * processes, cwd=root, env=env,
+                           idle_limit=timeout + STARTUP_ALLOWANCE, progress=progress)
+
+    broken = [c for c in codes if c not in (0, 1, None)]
+    for job in jobs:
+        records = _read_records(results / f"nb{job.number:04d}.jsonl")
+        cells = [r for r in records if r.get("event") == "cell" and isinstance(r.get("cell"), int)]
+        done = any(r.get("event") == "done" for r in records)
+        if not records and broken:
+            log = (root / "pytest-0.log").read_text(encoding="utf-8", errors="replace")
+            raise RuntimeError(f"nbval did not run (pytest exit {broken[0]}):\n{log[-3000:]}")
+        culprit, previous = None, None
+        for record in cells:
+            index = record["cell"]
+            if index in job.disabled and index in job.final:
+                continue  # keep the run in which this cell ended the kernel
+            job.final[index] = record
+            if culprit is None and (record.get("died") or record.get("killed")):
+                culprit = index
+            if culprit is None and record.get("dead_before") and previous is not None:
+                culprit = previous  # it ran to its end, and the kernel with it (exit())
+                job.final[culprit] = dict(job.final[culprit], died=True, message=(
+                    "the kernel died just after this cell ran: something it started ended "
+                    "the Python process"))
+            previous = index
+        if culprit is None and not done and records:
+            # the run was stopped from outside while this cell ran
+            ran = {r["cell"] for r in cells}
+            culprit = next((i for i in range(len(job.cells)) if i not in ran), None)
+            if culprit is not None:
+                job.final[culprit] = {
+                    "event": "cell", "cell": culprit, "timeout": True, "killed": True,
+                    "message": "grading of this cell did not finish",
+                }
+        if culprit is not None and culprit < len(job.cells) - 1:
+            job.disabled.add(culprit)
+            job.finished = False
+        elif not records:
+            job.finished = False  # never started: run it again
+        else:
+            job.finished = True
+        if job.passes >= MAX_PASSES:
+            job.finished = True
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    key: str
+    title: str
+    points: float
+    earned: float
+    status: str
+    message: str
+    outcome: str  # what the canonical check found; differs from status only when tampered
+
+
+@dataclass
+class Report:
+    path: Path
+    lesson: Lesson
+    results: list[Result]
+    unreadable: str | None = None
+
+    @property
+    def earned(self) -> float:
+        return sum(r.earned for r in self.results)
+
+    @property
+    def possible(self) -> float:
+        return sum(r.points for r in self.results)
+
+
+def _passed_message(stdout: str) -> str:
+    lines = [line.strip() for line in stdout.splitlines() if line.strip()]
+    ticks = [line for line in lines if line.startswith("✔")]
+    return " ".join(ticks) if ticks else "passed"
+
+
+def _outcome(record: dict | None, timeout: float, check: bool) -> tuple[str, str] | None:
+    """(status, message) for one cell's record; None when the cell went fine or never ran."""
+    if record is None:
+        return None
+    if record.get("died"):
+        return "error", record.get("message", "the kernel died")
+    if record.get("timeout"):
+        if check:
+            return "timeout", (f"the check ran longer than the {timeout:g} s limit and was "
+                               "stopped: does your code loop forever?")
+        return "timeout", f"ran longer than the {timeout:g} s limit and was stopped"
+    ename = record.get("ename")
+    if ename == "AssertionError" and check:
+        return "failed", record.get("evalue", "")
+    if ename == "NotImplementedError":
+        return "not attempted", record.get("evalue", "")
+    if ename:
+        return "error", f"{ename}: {record.get('evalue', '')}"
+    if record.get("dead_before"):
+        return "error", "not run: the kernel had died in an earlier cell"
+    if record.get("raised") and not record.get("skipped"):
+        return "error", f"{record['raised']}: {record.get('message', '')}"
+    if check and not record.get("skipped"):
+        return "passed", _passed_message(record.get("stdout", ""))
+    return None
+
+
+def judge(job: Job, timeout: float) -> list[Result]:
+    results = []
+    for plan in job.plans:
+        ex = plan.exercise
+        check = _outcome(job.final.get(plan.check), timeout, check=True)
+        problems = [
+            (status, f"{message} (in {job.cells[i].label})")
+            for i in plan.segment
+            for status, message in [_outcome(job.final.get(i), timeout, check=False) or ("", "")]
+            if status
+        ]
+        if check is None:
+            status, message = problems[0] if problems else (
+                "error", "the check did not run: grading of this notebook stopped early")
+        elif check[0] == "error" and problems and not job.final[plan.check].get("died"):
+            status, message = problems[0]  # e.g. a SyntaxError in the answer, then a NameError
+        elif check[0] == "error" and not plan.answer_present and \
+                job.final[plan.check].get("ename") == "NameError":
+            status, message = "not attempted", (
+                f"your notebook has no answer cell for this exercise ({ex.key}-answer); "
+                f"{check[1]}")
+        else:
+            status, message = check
+        outcome = status
+        if plan.tampered:
+            message = (f"the check cell was {plan.tampered}; graded with the original check "
+                       f"({outcome}): {message}")
+            status = "tampered"
+        earned = ex.points if outcome == "passed" else 0
+        results.append(Result(ex.key, ex.title, ex.points, earned, status, message, outcome))
+    return results
+
+
+def _unreadable(path: Path, lesson: Lesson, why: str) -> Report:
+    message = f"not a readable notebook ({why})"
+    results = [Result(e.key, e.title, e.points, 0, "unreadable", message, "unreadable")
+               for e in lesson.exercises]
+    return Report(path, lesson, results, unreadable=why)
+
+
+def read_student(path: Path):
+    """The student's notebook, read-only; raises ValueError when it is not a notebook."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        nb = nbformat.reads(text, as_version=4)
+        if not isinstance(nb.get("cells"), list):
+            raise ValueError("no list of cells")
+        for cell in nb.cells:
+            if cell.get("cell_type") not in ("code", "markdown", "raw") or \
+                    not isinstance(cell.get("source", ""), str):
+                raise ValueError("a cell without a type or source")
+        return nb
+    except ValueError:
+        raise
+    except Exception as e:  # NotJSONError, ValidationError, UnicodeDecodeError, ...
+        raise ValueError(f"{type(e).__name__}: {str(e).splitlines()[0][:200]}") from None
+
+
+def grade(pairs, *, timeout: float = DEFAULT_TIMEOUT, jobs: int = 1) -> list[Report]:
+    """Grade each (notebook path, lesson); the reports come back in the same order."""
+    reports: dict[int, Report] = {}
+    pending = []
+    for number, (path, lesson) in enumerate(pairs):
+        try:
+            student = read_student(path)
+        except ValueError as e:
+            reports[number] = _unreadable(path, lesson, str(e) or "not valid JSON")
+            continue
+        job = Job(number, path, lesson)
+        job.cells, job.plans = plan_copy(student, lesson)
+        pending.append(job)
+    if pending:
+        with tempfile.TemporaryDirectory(prefix="grade-") as work:
+            todo = pending
+            while todo:
+                _run_pass(todo, Path(work), timeout, jobs)
+                todo = [job for job in todo if not job.finished]
+    for job in pending:
+        reports[job.number] = Report(job.path, job.lesson, judge(job, timeout))
+    return [reports[n] for n in sorted(reports)]
+
+
+# --- reports ---------------------------------------------------------------------------------
+
+
+def _num(x) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def format_table(reports: list[Report]) -> str:
+    """One Markdown table per notebook, then the total (reads well in a terminal too)."""
+    out = []
+    for report in reports:
+        out.append(f"### {report.path} ({report.lesson.name}): "
+                   f"{_num(report.earned)}/{_num(report.possible)} points\n")
+        out.append("| exercise | points | status | feedback |")
+        out.append("|---|---|---|---|")
+        for r in report.results:
+            out.append(f"| {r.key}: {_one_line(r.title)} | {_num(r.earned)}/{_num(r.points)} | "
+                       f"{r.status} | {_one_line(r.message)} |")
+        out.append("")
+    earned = sum(r.earned for r in reports)
+    possible = sum(r.possible for r in reports)
+    not_passed = sum(1 for rep in reports for r in rep.results if r.status != "passed")
+    exercises = sum(len(rep.results) for rep in reports)
+    out.append(f"**Total: {_num(earned)}/{_num(possible)} points** in {len(reports)} "
+               f"notebook{'s' * (len(reports) != 1)}; {exercises - not_passed} of {exercises} "
+               "exercises passed.")
+    return "\n".join(out) + "\n"
+
+
+def to_json(reports: list[Report]) -> dict:
+    return {
+        "total": {
+            "earned": sum(r.earned for r in reports),
+            "possible": sum(r.possible for r in reports),
+            "all_passed": all_passed(reports),
+        },
+        "notebooks": [
+            {
+                "path": str(report.path),
+                "lesson": report.lesson.name,
+                "earned": report.earned,
+                "possible": report.possible,
+                "unreadable": report.unreadable,
+                "exercises": [
+                    {"id": r.key, "title": r.title, "points": r.points, "earned": r.earned,
+                     "status": r.status, "outcome": r.outcome, "message": r.message}
+                    for r in report.results
+                ],
+            }
+            for report in reports
+        ],
+    }
+
+
+def to_junit(reports: list[Report]) -> str:
+    failures = ("failed", "not attempted", "tampered")
+    suites = ET.Element("testsuites", name="helpers.grade")
+    totals = {"tests": 0, "failures": 0, "errors": 0}
+    for report in reports:
+        results = report.results
+        counts = {
+            "tests": len(results),
+            "failures": sum(r.status in failures for r in results),
+            "errors": sum(r.status not in failures and r.status != "passed" for r in results),
+        }
+        for k in totals:
+            totals[k] += counts[k]
+        suite = ET.SubElement(suites, "testsuite", name=str(report.path), time="0",
+                              skipped="0", **{k: str(v) for k, v in counts.items()})
+        props = ET.SubElement(suite, "properties")
+        ET.SubElement(props, "property", name="lesson", value=report.lesson.name)
+        ET.SubElement(props, "property", name="points",
+                      value=f"{_num(report.earned)}/{_num(report.possible)}")
+        for r in results:
+            case = ET.SubElement(suite, "testcase", classname=report.lesson.name,
+                                 name=f"{r.key}: {r.title}", time="0")
+            cprops = ET.SubElement(case, "properties")
+            for name, value in (("points", r.points), ("earned", r.earned),
+                                ("status", r.status), ("outcome", r.outcome)):
+                ET.SubElement(cprops, "property", name=name, value=_num(value))
+            if r.status != "passed":
+                tag = "failure" if r.status in failures else "error"
+                ET.SubElement(case, tag, type=r.status, message=r.message).text = r.message
+    for k, v in totals.items():
+        suites.set(k, str(v))
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, "unicode") + "\n"
+
+
+def to_csv(reports: list[Report]) -> str:
+    """One row per notebook file, one column per exercise (its points earned)."""
+    columns, lessons = [], []
+    for report in reports:
+        if report.lesson.name not in lessons:
+            lessons.append(report.lesson.name)
+            columns += [(report.lesson.name, e) for e in report.lesson.exercises]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["notebook", "lesson", "points", "possible"]
+                    + [f"{lesson} {e.key}: {e.title} ({_num(e.points)})" for lesson, e in columns]
+                    + ["not passed"])
+    for report in reports:
+        earned = {r.key: r.earned for r in report.results}
+        row = [str(report.path), report.lesson.name, _num(report.earned), _num(report.possible)]
+        row += [_num(earned[e.key]) if lesson == report.lesson.name else ""
+                for lesson, e in columns]
+        row.append("; ".join(f"{r.key} {r.status}" + (f" ({r.outcome})" if r.status == "tampered"
+                                                        else "")
+                             for r in report.results if r.status != "passed"))
+        writer.writerow(row)
+    return buffer.getvalue()
+
+
+def all_passed(reports: list[Report]) -> bool:
+    return bool(reports) and all(r.status == "passed" for rep in reports for r in rep.results)
+
+
+# --- benchmark -------------------------------------------------------------------------------
+
+
+def benchmark(count: int = 40, jobs: int = 2, timeout: float = DEFAULT_TIMEOUT,
+              solutions: Path = SOLUTIONS) -> float:
+    """Grade `count` solved notebooks (the lessons in turn) with `jobs`; return seconds."""
+    lessons = load_lessons([solutions])
+    with tempfile.TemporaryDirectory(prefix="grade-bench-") as tmp:
+        pairs = []
+        names = sorted(lessons)
+        for i in range(count):
+            lesson = lessons[names[i % len(names)]]
+            solution = nbformat.read(lesson.path, as_version=4)
+            submission = fill_solutions(make_exercise(solution), solution)
+            path = Path(tmp) / f"student{i:02d}" / f"{lesson.name}.ipynb"
+            path.parent.mkdir()
+            nbformat.write(submission, path)
+            pairs.append((path, lesson))
+        start = time.perf_counter()
+        reports = grade(pairs, timeout=timeout, jobs=jobs)
+        seconds = time.perf_counter() - start
+    if not all_passed(reports):
+        raise RuntimeError("a solved notebook did not get full marks:\n" + format_table(reports))
+    return seconds
+
+
+# --- command line ----------------------------------------------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m helpers.grade",
+        description="Grade exercise notebooks: points and feedback per exercise, checks that "
+        "cannot be edited away, nbval underneath.",
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="exercise notebooks, or folders searched recursively for them")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write every result as JSON")
+    parser.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
+    parser.add_argument("--csv", type=Path, metavar="FILE",
+                        help="write one row per notebook, one column per exercise")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"time limit for each cell (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), metavar="N",
+                        help="notebooks graded at the same time (default: CPUs, at most 4)")
+    parser.add_argument("--solutions", type=Path, action="append", metavar="DIR",
+                        help="folder of canonical solution notebooks (default: the course's "
+                        "solutions/); may be given more than once")
+    parser.add_argument("--benchmark", type=int, nargs="?", const=40, metavar="N",
+                        help="grade N solved notebooks (default 40) and print the time")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse exits 2 on bad usage, 0 on --help
+        return int(e.code or 0)
+    try:
+        if args.timeout <= 0 or args.jobs < 1:
+            raise UsageError("--timeout must be positive and --jobs at least 1")
+        if args.benchmark is not None:
+            seconds = benchmark(args.benchmark, args.jobs, args.timeout,
+                                (args.solutions or [SOLUTIONS])[0])
+            print(f"graded {args.benchmark} solved notebooks with --jobs {args.jobs} "
+                  f"in {seconds:.1f} s")
+            return 0
+        if not args.paths:
+            raise UsageError("give at least one notebook or folder to grade")
+        lessons = load_lessons(args.solutions or [SOLUTIONS])
+        pairs, warnings = find_notebooks(args.paths, lessons)
+    except UsageError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+
+    reports = grade(pairs, timeout=args.timeout, jobs=args.jobs)
+    print(format_table(reports), end="")
+    for target, text in (
+        (args.json, lambda: json.dumps(to_json(reports), indent=2, ensure_ascii=False) + "\n"),
+        (args.junit, lambda: to_junit(reports)),
+        (args.csv, lambda: to_csv(reports)),
+    ):
+        if target is not None:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text(), encoding="utf-8")
+    return 0 if all_passed(reports) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,673 @@
+"""The grading command, helpers.grade: points, statuses, feedback, reports, robustness.
+
+Grading starts a kernel per notebook, so the tests share three grader runs, started side by
+side the first time a test needs one:
+
+- "toy": a tiny synthetic lesson built here with nbformat (its own solutions folder, passed
+  with --solutions) and one submitted notebook per robustness case;
+- "course": a copy of every solution notebook (full marks) and every exercise notebook (0 points,
+  `not attempted`), and the named wrong answers of tests/mistakes/, each graded `failed` with a
+  message naming the mistake. The wrong answers of a lesson all go into one notebook, graded
+  against a derived solution that repeats each exercise's canonical check cell (same source,
+  id `exNmJ-check`) after it, once per wrong answer J, with the right answer put back after
+  each check, so one kernel grades every wrong answer of the lesson independently;
+- "classroom": the script steps of classroom/grade.yml, on a solved toy notebook.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import hashlib
+import json
+import os
+import runpy
+import shutil
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from types import SimpleNamespace
+
+import nbformat
+import pytest
+import yaml
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from helpers import grade
+from helpers.exercises import fill_solutions, has_solution, make_exercise
+
+from notebook_files import ROOT, read
+
+TOY_TIMEOUT = 4  # seconds per cell in the toy run: the hanging cells cost this much each
+MISTAKE_FILES = sorted((ROOT / "tests" / "mistakes").glob("[0-9]*.py"))
+LESSONS = [p.stem for p in sorted((ROOT / "solutions").glob("*.ipynb"))
+           if (ROOT / "exercises" / p.name).exists()]
+MISTAKES = {
+    path.stem: runpy.run_path(str(path))["MISTAKES"]
+    for path in MISTAKE_FILES if path.stem in LESSONS
+}
+MISTAKE_CASES = [(lesson, m) for lesson, ms in MISTAKES.items() for m in ms]
+
+
+# --- the toy lesson --------------------------------------------------------------------------
+
+
+def _cell(cid, source, **metadata):
+    cell = new_code_cell(source)
+    cell.id = cid
+    cell.metadata.update(metadata)
+    return cell
+
+
+def _check(n, title, points, source):
+    return _cell(f"ex{n}-check", source, tags=["check"], exercise=title, points=points)
+
+
+WRONG_AXIS = "softmax over the wrong axis: each column sums to 1"
+TOY = new_notebook(cells=[
+    new_markdown_cell("# 99 Toy lesson"),
+    _cell("setup", "import numpy as np\n\nx = np.array([[1.0, 2.0, 3.0], [3.0, 1.0, 0.0]])"),
+    _cell("ex1-answer", "def softmax_rows(s):\n"
+          "    ### BEGIN SOLUTION hint: exp, then divide by the row sums\n"
+          "    e = np.exp(s - s.max(axis=-1, keepdims=True))\n"
+          "    return e / e.sum(axis=-1, keepdims=True)\n"
+          "    ### END SOLUTION"),
+    _check(1, "Softmax over rows", 2,
+           "from helpers.attention import softmax\nfrom helpers.checks import core\n\n"
+           "core.compare(softmax_rows(x), softmax(x, axis=-1), name='softmax_rows',\n"
+           f"             mistakes=[({WRONG_AXIS!r}, softmax(x, axis=0))])\n"
+           "core.passed('softmax_rows: every row sums to 1')"),
+    new_markdown_cell("## Exercise 2"),
+    _cell("ex2-answer", "def double(v):\n    ### BEGIN SOLUTION hint: times two\n"
+          "    return 2 * v\n    ### END SOLUTION"),
+    _check(2, "Double it", 1,
+           "import numpy\nfrom helpers.checks import core\n\nv = numpy.arange(3.0)\n"
+           "core.compare(double(v), 2 * v, name='double',\n"
+           "             mistakes=[('you added 2 instead of multiplying', v + 2)])\n"
+           "core.passed('double: 2 * v')"),
+    _cell("ex3-answer", "def total(v):\n    ### BEGIN SOLUTION hint: np.sum\n"
+          "    return float(np.sum(v))\n    ### END SOLUTION"),
+    _check(3, "Sum it", 3,
+           "import numpy\nfrom helpers.checks import core\n\n"
+           "core.compare(total(numpy.arange(4.0)), 6.0, name='total')\n"
+           "core.passed('total: the sum')"),
+])
+TOY_EXERCISE = make_exercise(TOY)
+TOY_SOLVED = fill_solutions(TOY_EXERCISE, TOY)
+
+WRONG_SOFTMAX = ("def softmax_rows(s):\n    e = np.exp(s)\n"
+                 "    return e / e.sum(axis=0, keepdims=True)")
+PATCH_COMPARE = "import helpers.checks.core as core\ncore.compare = lambda *a, **k: None"
+PATCH_NUMPY = ("import numpy as np\nnp.allclose = lambda *a, **k: True\n"
+               "import helpers.checks.core as core\ncore._close = lambda *a, **k: True")
+FAKE_MODULE = ("import sys, types\nfake = types.ModuleType('helpers.checks.core')\n"
+               "fake.compare = lambda *a, **k: None\nfake.passed = print\n"
+               "sys.modules['helpers.checks.core'] = fake\n"
+               "import helpers.checks\nhelpers.checks.core = fake\n"
+               "import os\nos.makedirs('helpers/checks')\n"  # and a fake package in the folder
+               "for name in ('helpers/__init__.py', 'helpers/checks/__init__.py'):\n"
+               "    open(name, 'w').close()\n"
+               "with open('helpers/checks/core.py', 'w') as f:\n"
+               "    f.write('def compare(*a, **k): pass\\ndef passed(what): print(what)\\n')\n"
+               "sys.path.insert(0, os.getcwd())\nimport importlib\nimportlib.invalidate_caches()")
+
+
+def _answers(nb, **sources):
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        if cell.get("id") in sources:
+            cell.source = sources[cell.id]
+    return nb
+
+
+def _insert_before(nb, cid, source):
+    index = [c.get("id") for c in nb.cells].index(cid)
+    nb.cells.insert(index, new_code_cell(source))
+    return nb
+
+
+def _without(nb, *cids):
+    nb = copy.deepcopy(nb)
+    nb.cells = [c for c in nb.cells if c.get("id") not in cids]
+    return nb
+
+
+def toy_cases() -> dict[str, object]:
+    """Submitted notebooks by case; a str is written as the file's raw text."""
+    cases = {
+        "solved": TOY_SOLVED,
+        "unsolved": TOY_EXERCISE,
+        "mixed": _answers(TOY_SOLVED, **{
+            "ex1-answer": WRONG_SOFTMAX,
+            "ex2-answer": "def double(v):\n    return v.doubled()",
+            "ex3-answer": "def total(v)\n    return 0",
+        }),
+        "hang": _answers(TOY_SOLVED, **{
+            "ex1-answer": "import time\n\ndef softmax_rows(s):\n    while True:\n"
+                          "        time.sleep(0.05)",
+            "ex2-answer": "import time\nwhile True:\n    time.sleep(0.05)",
+        }),
+        "stubborn": _answers(TOY_SOLVED, **{
+            "ex2-answer": "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                          "while True:\n    print('.', flush=True)\n    time.sleep(0.2)",
+        }),
+        "crash": _insert_before(_answers(TOY_SOLVED, **{
+            "ex1-answer": TOY_SOLVED.cells[2].source + "\n\nexit()",
+            "ex2-answer": "def double(v):\n    return 2 * v\n\nimport os\nos._exit(1)",
+        }), "ex3-check", "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"),
+        "unreadable": '{"cells": [ this is not JSON',
+        "zero-bytes": "",
+        "empty": new_notebook(),
+        "deleted": _without(_answers(TOY_SOLVED, **{"ex2-answer": "def double(v):\n"
+                                                    "    return v + 2"}),
+                            "ex1-check", "ex2-check"),
+        "edited": _answers(TOY_SOLVED, **{
+            "ex1-answer": WRONG_SOFTMAX,
+            "ex1-check": "assert True",
+            "ex3-check": TOY_SOLVED.cells[-1].source + "\nprint('I was here')",
+        }),
+        "redefine": _insert_before(_insert_before(_insert_before(_answers(TOY_SOLVED, **{
+            "ex1-answer": WRONG_SOFTMAX,
+            "ex2-answer": "def double(v):\n    return v + 2",
+            "ex3-answer": "def total(v):\n    return 0.0",
+        }), "ex1-check", PATCH_COMPARE), "ex2-check", PATCH_NUMPY), "ex3-check", FAKE_MODULE),
+    }
+    no_ids = copy.deepcopy(TOY_SOLVED)  # saved by an old Jupyter: nbformat 4.4, no cell ids
+    no_ids.nbformat_minor = 4
+    for cell in no_ids.cells:
+        cell.pop("id", None)
+    cases["no-ids"] = no_ids
+    return cases
+
+
+def _write(path: Path, nb) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(nb, str):
+        path.write_text(nb, encoding="utf-8")
+    elif nb.nbformat_minor < 5:
+        path.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+    else:
+        nbformat.write(nb, path)
+
+
+# --- the course's wrong answers --------------------------------------------------------------
+
+
+def _answer_sources(solution) -> dict[str, str]:
+    return {c.id: c.source for c in solution.cells if has_solution(c)}
+
+
+def mistake_notebooks(lesson: str, mistakes: list[dict]):
+    """(derived solution, submission with every wrong answer, {result id: mistake})."""
+    solution = read(ROOT / "solutions" / f"{lesson}.ipynb")
+    right = _answer_sources(solution)
+    by_exercise: dict[str, list[dict]] = {}
+    for m in mistakes:
+        by_exercise.setdefault(m["exercise"], []).append(m)
+    expected = {}
+    derived, submitted = copy.deepcopy(solution), copy.deepcopy(solution)
+    for ex, ms in by_exercise.items():
+        check = next((c for c in solution.cells if c.get("id") == f"{ex}-check"), None)
+        if check is None or f"{ex}-answer" not in right:
+            continue  # the test of these mistakes says so
+        blocks_solution, blocks_submitted = [], []
+        for j, m in enumerate(ms, start=1):
+            key = f"{ex}m{j}"
+            answer = _cell(f"{key}-answer", right[f"{ex}-answer"])
+            repeat = _cell(f"{key}-check", check.source, tags=["check"],
+                           exercise=f"{check.metadata['exercise']} (wrong answer {j})", points=1)
+            restore = _cell(f"{key}-restore", right[f"{ex}-answer"])
+            blocks_solution += [answer, repeat, restore]
+            blocks_submitted += [_cell(f"{key}-answer", m["code"]), copy.deepcopy(repeat),
+                                 copy.deepcopy(restore)]
+            expected[key] = m
+        _insert_after(derived, f"{ex}-check", blocks_solution)
+        _insert_after(submitted, f"{ex}-check", blocks_submitted)
+    return derived, submitted, expected
+
+
+def _insert_after(nb, cid, cells):
+    index = [c.get("id") for c in nb.cells].index(cid)
+    nb.cells[index + 1:index + 1] = cells
+
+
+# --- the shared runs -------------------------------------------------------------------------
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+class Run:
+    """A grader run in a subprocess; `result()` waits for it and reads what it wrote."""
+
+    def __init__(self, args, folder: Path, env=None, cwd=ROOT):
+        self.out = folder / "out"
+        self.out.mkdir(parents=True, exist_ok=True)
+        with open(self.out / "stdout", "wb") as stdout, open(self.out / "stderr", "wb") as err:
+            self.proc = subprocess.Popen(args, cwd=cwd, env=env, stdout=stdout, stderr=err)
+        self.done = None
+
+    def result(self):
+        if self.done is None:
+            self.proc.wait(timeout=900)
+            self.done = {
+                "code": self.proc.returncode,
+                "stdout": (self.out / "stdout").read_text(encoding="utf-8"),
+                "stderr": (self.out / "stderr").read_text(encoding="utf-8"),
+            }
+            report = self.out / "report.json"
+            if report.exists():
+                self.done["json"] = json.loads(report.read_text(encoding="utf-8"))
+        return self.done
+
+
+def _grader(*args):
+    return [sys.executable, "-m", "helpers.grade", *map(str, args)]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Start the three grader runs side by side; the tests wait for the ones they read."""
+    base = tmp_path_factory.mktemp("grade")
+    started = {}
+
+    # toy: every robustness case
+    toy = base / "toy"
+    _write(toy / "solutions" / "99_toy.ipynb", TOY)
+    for case, nb in toy_cases().items():
+        _write(toy / "class" / f"99_toy-{case}.ipynb", nb)
+    before_toy = _digest(toy / "class")
+    started["toy"] = Run(_grader(
+        toy / "class", "--solutions", toy / "solutions", "--timeout", TOY_TIMEOUT,
+        "--jobs", 3, "--json", toy / "out" / "report.json", "--junit",
+        toy / "out" / "report.xml", "--csv", toy / "out" / "report.csv"), toy)
+
+    # course: solutions, exercises, wrong answers
+    course = base / "course"
+    expected, paths, before_course = {}, [], {}
+    for lesson in LESSONS:
+        for folder in ("solutions", "exercises"):
+            target = course / folder / f"{lesson}.ipynb"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(ROOT / folder / f"{lesson}.ipynb", target)
+            paths.append(target)
+        if MISTAKES.get(lesson):
+            derived, submitted, cases = mistake_notebooks(lesson, MISTAKES[lesson])
+            _write(course / "derived-solutions" / f"m{lesson}.ipynb", derived)
+            _write(course / "mistakes" / f"m{lesson}.ipynb", submitted)
+            paths.append(course / "mistakes" / f"m{lesson}.ipynb")
+            expected.update({(lesson, key): m for key, m in cases.items()})
+    if paths:
+        solutions = ["--solutions", ROOT / "solutions"]
+        if (course / "derived-solutions").exists():
+            solutions += ["--solutions", course / "derived-solutions"]
+        before_course = _digest(course)
+        started["course"] = Run(_grader(*paths, *solutions, "--jobs", 2, "--json",
+                                        course / "out" / "report.json"), course)
+    # classroom: the workflow's script steps on one solved notebook
+    classroom = base / "classroom"
+    workspace = classroom / "workspace"
+    (workspace / "submission" / "exercises").mkdir(parents=True)
+    (workspace / "course").symlink_to(ROOT, target_is_directory=True)
+    _write(workspace / "submission" / "exercises" / "99_toy.ipynb", TOY_SOLVED)
+    env = dict(os.environ, PYTHON=sys.executable, GITHUB_STEP_SUMMARY=str(classroom / "summary.md"),
+               GRADE_ARGS=f"--solutions {toy / 'solutions'} --jobs 1 --timeout 30")
+    started["classroom"] = Run(["bash", "-c", _workflow_step("Grade the exercises")], classroom,
+                               env=env, cwd=workspace)
+
+    yield SimpleNamespace(started=started, toy_folder=toy, course_folder=course,
+                          classroom=classroom, expected=expected,
+                          before={"toy": before_toy, "course": before_course})
+    for run in started.values():
+        if run.proc.poll() is None:
+            run.proc.kill()
+            run.proc.wait()
+
+
+def _workflow():
+    return yaml.safe_load((ROOT / "classroom" / "grade.yml").read_text(encoding="utf-8"))
+
+
+def _workflow_step(name: str) -> str:
+    steps = _workflow()["jobs"]["grade"]["steps"]
+    return next(s["run"] for s in steps if s.get("name") == name)
+
+
+@pytest.fixture(scope="module")
+def toy(runs):
+    result = runs.started["toy"].result()
+    assert "json" in result, f"no JSON report; stderr:\n{result['stderr']}"
+    result["by_case"] = {
+        Path(nb["path"]).stem.removeprefix("99_toy-"): {e["id"]: e for e in nb["exercises"]}
+        for nb in result["json"]["notebooks"]
+    }
+    return result
+
+
+@pytest.fixture(scope="module")
+def course(runs):
+    if "course" not in runs.started:
+        pytest.skip("no lesson has both a solution and an exercise notebook yet")
+    result = runs.started["course"].result()
+    assert "json" in result, f"no JSON report; stderr:\n{result['stderr']}"
+    result["by_path"] = {nb["path"]: nb for nb in result["json"]["notebooks"]}
+    return result
+
+
+# --- statuses and feedback -------------------------------------------------------------------
+
+
+def test_solved_notebook_gets_every_point(toy):
+    solved = toy["by_case"]["solved"]
+    assert [e["status"] for e in solved.values()] == ["passed"] * 3
+    assert [e["earned"] for e in solved.values()] == [2, 1, 3]
+    assert solved["ex1"]["message"] == "✔ softmax_rows: every row sums to 1"
+
+
+def test_unsolved_notebook_is_not_attempted_with_the_hint(toy):
+    unsolved = toy["by_case"]["unsolved"]
+    assert {e["status"] for e in unsolved.values()} == {"not attempted"}
+    assert sum(e["earned"] for e in unsolved.values()) == 0
+    assert unsolved["ex1"]["message"].endswith("Hint: exp, then divide by the row sums")
+
+
+def test_wrong_answer_fails_with_the_checks_message_word_for_word(toy):
+    ex1 = toy["by_case"]["mixed"]["ex1"]
+    assert (ex1["status"], ex1["earned"]) == ("failed", 0)
+    assert ex1["message"] == f"softmax_rows: {WRONG_AXIS}"
+    assert f"| failed | softmax_rows: {WRONG_AXIS} |" in toy["stdout"]
+
+
+def test_an_exception_is_reported_with_its_type_and_message(toy):
+    mixed = toy["by_case"]["mixed"]
+    assert mixed["ex2"]["status"] == "error"
+    assert mixed["ex2"]["message"] == (
+        "AttributeError: 'numpy.ndarray' object has no attribute 'doubled'")
+
+
+def test_a_syntax_error_is_an_error_named_after_its_cell(toy):
+    ex3 = toy["by_case"]["mixed"]["ex3"]
+    assert ex3["status"] == "error" and ex3["earned"] == 0
+    assert ex3["message"].startswith("SyntaxError: ")
+    assert "your answer cell “def total(v)”" in ex3["message"]
+
+
+def test_a_hanging_cell_is_cut_off_and_the_rest_is_graded(toy):
+    hang = toy["by_case"]["hang"]
+    assert hang["ex1"]["status"] == "timeout"  # the check ran the student's endless loop
+    assert hang["ex2"]["status"] == "timeout"  # the answer cell itself never ended
+    assert f"{TOY_TIMEOUT} s" in hang["ex2"]["message"]
+    assert hang["ex3"]["status"] == "passed"
+
+
+def test_a_cell_that_ignores_the_interrupt_is_stopped(toy):
+    stubborn = toy["by_case"]["stubborn"]
+    assert stubborn["ex2"]["status"] == "timeout"
+    assert stubborn["ex1"]["status"] == stubborn["ex3"]["status"] == "passed"
+
+
+def test_cells_that_end_the_kernel_are_errors_and_the_rest_is_graded(toy):
+    crash = toy["by_case"]["crash"]  # exit(), os._exit(1), then os.kill(pid, SIGKILL)
+    assert crash["ex1"]["status"] == "passed"  # exit() is ignored while grading
+    assert crash["ex2"]["status"] == "error"
+    assert crash["ex2"]["message"].startswith("the kernel died while this cell ran")
+    assert "your answer cell “def double(v):”" in crash["ex2"]["message"]
+    assert crash["ex3"]["status"] == "passed"  # the cell that killed the kernel is skipped
+
+
+def test_unreadable_files_get_zero_and_the_others_go_on(toy):
+    for case in ("unreadable", "zero-bytes"):
+        results = toy["by_case"][case].values()
+        assert {e["status"] for e in results} == {"unreadable"}
+        assert sum(e["earned"] for e in results) == 0
+    assert len(toy["by_case"]) == len(toy_cases())
+
+
+def test_an_empty_notebook_gets_zero_not_attempted(toy):
+    empty = toy["by_case"]["empty"]
+    assert {e["status"] for e in empty.values()} == {"not attempted"}
+    assert "no answer cell" in empty["ex1"]["message"]
+
+
+def test_a_deleted_check_is_restored_graded_for_real_and_reported(toy):
+    deleted = toy["by_case"]["deleted"]
+    assert (deleted["ex1"]["status"], deleted["ex1"]["outcome"]) == ("tampered", "passed")
+    assert deleted["ex1"]["earned"] == 2  # a right answer keeps its points
+    assert (deleted["ex2"]["status"], deleted["ex2"]["outcome"]) == ("tampered", "failed")
+    assert deleted["ex2"]["earned"] == 0
+    assert "check cell was deleted" in deleted["ex2"]["message"]
+    assert "you added 2 instead of multiplying" in deleted["ex2"]["message"]
+    assert deleted["ex3"]["status"] == "passed"
+
+
+def test_a_check_edited_into_assert_true_is_graded_with_the_real_check(toy):
+    edited = toy["by_case"]["edited"]
+    assert (edited["ex1"]["status"], edited["ex1"]["outcome"]) == ("tampered", "failed")
+    assert edited["ex1"]["earned"] == 0
+    assert WRONG_AXIS in edited["ex1"]["message"]
+    assert (edited["ex3"]["status"], edited["ex3"]["earned"]) == ("tampered", 3)
+
+
+def test_redefining_the_helpers_the_checks_use_does_not_pass_them(toy):
+    redefine = toy["by_case"]["redefine"]  # core.compare, np.allclose, a fake module
+    assert {e["status"] for e in redefine.values()} == {"failed"}
+    assert redefine["ex1"]["message"] == f"softmax_rows: {WRONG_AXIS}"
+    assert redefine["ex2"]["message"] == "double: you added 2 instead of multiplying"
+
+
+def test_a_notebook_without_cell_ids_is_matched_by_its_check_tags(toy):
+    assert {e["status"] for e in toy["by_case"]["no-ids"].values()} == {"passed"}
+
+
+def test_student_files_are_never_modified(runs, toy):
+    assert _digest(runs.toy_folder / "class") == runs.before["toy"]
+
+
+# --- the course ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_solution_gets_full_marks(course, runs, lesson):
+    nb = course["by_path"][str(runs.course_folder / "solutions" / f"{lesson}.ipynb")]
+    points = sum(c.metadata["points"] for c in read(ROOT / "solutions" / f"{lesson}.ipynb").cells
+                 if "check" in c.metadata.get("tags", []))
+    assert [e for e in nb["exercises"] if e["status"] != "passed"] == []
+    assert nb["earned"] == nb["possible"] == points
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_unsolved_exercise_gets_zero_not_attempted(course, runs, lesson):
+    nb = course["by_path"][str(runs.course_folder / "exercises" / f"{lesson}.ipynb")]
+    assert nb["earned"] == 0
+    assert {e["status"] for e in nb["exercises"]} == {"not attempted"}
+
+
+def _mistake_id(case):
+    lesson, m = case
+    return f"{lesson}-{m['exercise']}-{m['kind']}"
+
+
+@pytest.mark.parametrize("case", MISTAKE_CASES, ids=[_mistake_id(c) for c in MISTAKE_CASES])
+def test_named_wrong_answer_is_graded_failed_with_its_message(course, runs, case):
+    lesson, mistake = case
+    key = next((k for (les, k), m in runs.expected.items() if les == lesson and m is mistake),
+               None)
+    assert key, f"solutions/{lesson}.ipynb has no cells {mistake['exercise']}-answer and -check"
+    nb = course["by_path"][str(runs.course_folder / "mistakes" / f"m{lesson}.ipynb")]
+    result = next(e for e in nb["exercises"] if e["id"] == key)
+    assert result["status"] == "failed", f"{mistake['kind']}: {result}"
+    assert mistake["expect"].lower() in result["message"].lower()
+
+
+def test_student_course_files_are_never_modified(course, runs):
+    after = {k: v for k, v in _digest(runs.course_folder).items() if "/out/" not in k}
+    assert after == runs.before["course"]
+
+
+# --- exit status and reports -----------------------------------------------------------------
+
+
+def test_exit_status_is_1_when_an_exercise_did_not_pass(toy):
+    assert toy["code"] == 1, toy["stderr"]
+
+
+def test_exit_status_is_0_when_every_exercise_passed(runs):
+    result = runs.started["classroom"].result()
+    assert result["code"] == 0, result["stdout"] + result["stderr"]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["no/such/notebook.ipynb"], "no such file or folder"),
+    ([str(ROOT / "README.md")], "matches no lesson"),
+    ([str(ROOT / "helpers")], "no notebook in this folder matches a lesson"),
+    ([], "at least one notebook"),
+    ([str(ROOT / "exercises"), "--jobs", "0"], "--jobs"),
+    ([str(ROOT / "exercises"), "--solutions", "no/such/folder"], "no such solutions folder"),
+])
+def test_usage_errors_exit_2_without_grading(capsys, args, says):
+    assert grade.main(args) == 2
+    assert says in capsys.readouterr().err
+
+
+def test_a_bad_option_exits_2(capsys):
+    assert grade.main(["--timeout", "soon"]) == 2
+
+
+def test_table_per_notebook_then_total(toy):
+    out = toy["stdout"]
+    assert out.count("| exercise | points | status | feedback |") == len(toy_cases())
+    assert "99_toy-solved.ipynb (99_toy): 6/6 points" in out
+    assert "| ex2: Double it | 1/1 | passed | ✔ double: 2 * v |" in out
+    assert out.rstrip().splitlines()[-1].startswith("**Total: ")
+
+
+def test_json_report_has_every_notebook_exercise_status_points_and_message(toy):
+    report = toy["json"]
+    assert len(report["notebooks"]) == len(toy_cases())
+    assert report["total"]["possible"] == 6 * len(toy_cases())
+    assert report["total"]["all_passed"] is False
+    for nb in report["notebooks"]:
+        assert nb["lesson"] == "99_toy"
+        for e in nb["exercises"]:
+            assert set(e) == {"id", "title", "points", "earned", "status", "outcome", "message"}
+            assert e["status"] in grade.STATUSES
+
+
+def test_junit_report(toy, runs):
+    root = ET.parse(runs.toy_folder / "out" / "report.xml").getroot()
+    assert root.tag == "testsuites"
+    suites = root.findall("testsuite")
+    assert len(suites) == len(toy_cases())
+    mixed = next(s for s in suites if s.get("name").endswith("99_toy-mixed.ipynb"))
+    assert (mixed.get("tests"), mixed.get("failures"), mixed.get("errors")) == ("3", "1", "2")
+    failure = mixed.find("testcase/failure")
+    assert failure.get("type") == "failed" and WRONG_AXIS in failure.get("message")
+    solved = next(s for s in suites if s.get("name").endswith("99_toy-solved.ipynb"))
+    assert solved.findall("testcase/failure") == solved.findall("testcase/error") == []
+
+
+def test_csv_report_has_one_row_per_notebook_and_a_column_per_exercise(toy, runs):
+    with open(runs.toy_folder / "out" / "report.csv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == len(toy_cases())
+    assert list(rows[0])[:4] == ["notebook", "lesson", "points", "possible"]
+    assert "99_toy ex3: Sum it (3)" in rows[0]
+    mixed = next(r for r in rows if r["notebook"].endswith("99_toy-mixed.ipynb"))
+    assert (mixed["points"], mixed["99_toy ex1: Softmax over rows (2)"]) == ("0", "0")
+    assert mixed["not passed"] == "ex1 failed; ex2 error; ex3 error"
+    solved = next(r for r in rows if r["notebook"].endswith("99_toy-solved.ipynb"))
+    assert (solved["points"], solved["possible"], solved["not passed"]) == ("6", "6", "")
+
+
+# --- the classroom workflow ------------------------------------------------------------------
+
+
+def test_workflow_runs_only_the_script_steps():
+    steps = _workflow()["jobs"]["grade"]["steps"]
+    runs_ = [s["run"] for s in steps if "run" in s]
+    assert runs_ == ["bash course/classroom/grade.sh install",
+                     "bash course/classroom/grade.sh grade submission/exercises"]
+
+
+def test_workflow_grade_step_writes_the_table_to_the_job_summary(runs):
+    result = runs.started["classroom"].result()
+    summary = (runs.classroom / "summary.md").read_text(encoding="utf-8")
+    assert summary.startswith("## Exercise grades")
+    assert "| ex1: Softmax over rows | 2/2 | passed |" in summary
+    assert "**Total: 6/6 points**" in summary
+    grades = runs.classroom / "workspace" / "grades"
+    assert {p.name for p in grades.iterdir()} == {
+        "grades.md", "grades.json", "grades.xml", "grades.csv"}
+    assert result["stdout"] == (grades / "grades.md").read_text(encoding="utf-8")
+
+
+def test_workflow_install_step_installs_the_course_requirements(tmp_path):
+    fake = tmp_path / "python"
+    fake.write_text(f'#!/bin/sh\necho "$PWD $*" > {tmp_path / "called"}\n')
+    fake.chmod(0o755)
+    (tmp_path / "course").symlink_to(ROOT, target_is_directory=True)
+    subprocess.run(["bash", "-c", _workflow_step("Install the course")], cwd=tmp_path,
+                   env=dict(os.environ, PYTHON=str(fake)), check=True)
+    where, *args = (tmp_path / "called").read_text().split()
+    assert Path(where).resolve() == ROOT  # run from the course, where "-e ." means the course
+    assert args == ["-m", "pip", "install", "-r", "requirements.txt"]
+
+
+# --- pieces ----------------------------------------------------------------------------------
+
+
+def test_a_deleted_check_goes_back_right_after_its_answer(tmp_path):
+    lesson = _toy_lesson(tmp_path)
+    cells, plans = grade.plan_copy(_without(TOY_SOLVED, "ex2-check", "ex1-check"), lesson)
+    order = [c.origin for c in cells]
+    assert order == ["setup", "ex1-answer", "ex1-check", "ex2-answer", "ex2-check",
+                     "ex3-answer", "ex3-check"]
+    assert [p.tampered for p in plans] == ["deleted", "deleted", None]
+    assert all(cells[p.check].source.endswith(p.exercise.source) for p in plans)
+
+
+def test_an_edited_check_is_replaced_and_the_students_lines_kept_before_it(tmp_path):
+    lesson = _toy_lesson(tmp_path)
+    edited = _answers(TOY_SOLVED, **{"ex2-check": "double = lambda v: 2 * v\nassert True"})
+    cells, plans = grade.plan_copy(edited, lesson)
+    check = plans[1].check
+    assert cells[check - 1].role == "student" and "assert True" in cells[check - 1].source
+    assert cells[check].source == grade.CHECK_PREFIX + TOY.cells[6].source
+    assert plans[1].tampered == "edited" and plans[0].tampered is None
+
+
+def test_a_copied_check_cell_is_a_student_cell_and_the_original_stays_canonical(tmp_path):
+    lesson = _toy_lesson(tmp_path)
+    nb = copy.deepcopy(TOY_SOLVED)
+    copied = copy.deepcopy(nb.cells[3])  # ex1-check, pasted above its answer with a new id
+    copied.id = "pasted"
+    nb.cells.insert(2, copied)
+    cells, plans = grade.plan_copy(nb, lesson)
+    assert [c.origin for c in cells][:4] == ["setup", "pasted", "ex1-answer", "ex1-check"]
+    assert cells[1].role == "student" and plans[0].tampered is None
+
+
+def test_notebooks_match_lessons_by_name():
+    lessons = {name: name for name in ("02_one_row", "02_one", "04_masks")}
+    assert grade.lesson_for(Path("x/02_one_row.ipynb"), lessons) == "02_one_row"
+    assert grade.lesson_for(Path("ana/02_one_row-ana.ipynb"), lessons) == "02_one_row"
+    assert grade.lesson_for(Path("02_one.ipynb"), lessons) == "02_one"
+    assert grade.lesson_for(Path("02_onerow.ipynb"), lessons) is None
+    assert grade.lesson_for(Path("scratch.ipynb"), lessons) is None
+
+
+def test_the_watchdog_stops_a_run_that_makes_no_progress(tmp_path):
+    start = time.monotonic()
+    codes = grade._run_processes(
+        [[sys.executable, "-c", "import time; time.sleep(60)"]] * 2, cwd=tmp_path,
+        env=os.environ.copy(), idle_limit=0.5, progress=lambda: 0)
+    assert codes == [None, None] and time.monotonic() - start < 10
+
+
+def _toy_lesson(tmp_path):
+    _write(tmp_path / "99_toy.ipynb", TOY)
+    return grade.load_lesson(tmp_path / "99_toy.ipynb")
