@@ -38,6 +38,13 @@ def time_pytest() -> tuple[float, int]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-pytest", action="store_true", help="skip timing the test suite")
+    parser.add_argument(
+        "--grade",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also time grading N solved notebooks with --jobs 2",
+    )
     parser.add_argument("only", nargs="*", help="lesson names to time, e.g. 02_one_row")
     args = parser.parse_args(argv)
 
@@ -57,6 +64,13 @@ def main(argv=None) -> int:
     print(f"\nMachine: {machine}, Python {platform.python_version()}")
     print("\n| lesson | lesson Run All | solutions Run All |\n|---|---|---|")
     print("\n".join(rows))
+    if args.grade:
+        from helpers.grade import benchmark as time_grading
+
+        print(
+            f"\nGrading {args.grade} solved notebooks, --jobs 2: "
+            f"{time_grading(args.grade, 2):.0f} s"
+        )
     if not args.no_pytest:
         seconds, code = time_pytest()
         print(f"\nWhole `pytest` run: {seconds:.0f} s (exit status {code})")
