@@ -1,0 +1,223 @@
+"""Named wrong answers for solutions/07_block.ipynb; tests/test_mistakes.py runs them."""
+
+MISTAKES = [
+    # Exercise 1: LayerNorm by hand
+    dict(exercise="ex1", kind="normalised over the batch axis",
+         expect="normalised over the wrong axis",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=0, keepdim=True)
+    var = x.var(dim=0, keepdim=True, unbiased=False)
+    return (x - mean) / torch.sqrt(var + eps) * gamma + beta
+'''),
+    dict(exercise="ex1", kind="normalised over the positions axis",
+         expect="normalised over the wrong axis",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=-2, keepdim=True)
+    var = x.var(dim=-2, keepdim=True, unbiased=False)
+    return (x - mean) / torch.sqrt(var + eps) * gamma + beta
+'''),
+    dict(exercise="ex1", kind="one mean per sequence", expect="normalised over the wrong axis",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=(-2, -1), keepdim=True)
+    var = x.var(dim=(-2, -1), keepdim=True, unbiased=False)
+    return (x - mean) / torch.sqrt(var + eps) * gamma + beta
+'''),
+    dict(exercise="ex1", kind="unbiased variance (torch.var default)", expect="unbiased variance",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=-1, keepdim=True)
+    var = x.var(dim=-1, keepdim=True)
+    return (x - mean) / torch.sqrt(var + eps) * gamma + beta
+'''),
+    dict(exercise="ex1", kind="eps outside the sqrt", expect="eps outside the square root",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=-1, keepdim=True)
+    std = x.std(dim=-1, keepdim=True, unbiased=False)
+    return (x - mean) / (std + eps) * gamma + beta
+'''),
+    dict(exercise="ex1", kind="no eps", expect="left out eps",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
+    return (x - mean) / torch.sqrt(var) * gamma + beta
+'''),
+    dict(exercise="ex1", kind="eps argument ignored", expect="ignored the eps argument",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
+    return (x - mean) / torch.sqrt(var + 1e-5) * gamma + beta
+'''),
+    dict(exercise="ex1", kind="forgot gamma and beta", expect="forgot gamma and beta",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
+    return (x - mean) / torch.sqrt(var + eps)
+'''),
+    dict(exercise="ex1", kind="forgot gamma", expect="forgot gamma",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
+    return (x - mean) / torch.sqrt(var + eps) + beta
+'''),
+    dict(exercise="ex1", kind="forgot beta", expect="forgot beta",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
+    return (x - mean) / torch.sqrt(var + eps) * gamma
+'''),
+    dict(exercise="ex1", kind="gamma and beta swapped", expect="swapped gamma and beta",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
+    return (x - mean) / torch.sqrt(var + eps) * beta + gamma
+'''),
+    dict(exercise="ex1", kind="no centring (RMSNorm)", expect="RMSNorm",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    return x / torch.sqrt((x ** 2).mean(dim=-1, keepdim=True) + eps) * gamma + beta
+'''),
+    # Exercise 2: an FFN with a chosen activation
+    dict(exercise="ex2", kind="activation after the second linear",
+         expect="activation after the second linear",
+         code='''def feed_forward(x, W1, b1, W2, b2, activation):
+    return activation((x @ W1 + b1) @ W2 + b2)
+'''),
+    dict(exercise="ex2", kind="missing activation", expect="missing activation",
+         code='''def feed_forward(x, W1, b1, W2, b2, activation):
+    return (x @ W1 + b1) @ W2 + b2
+'''),
+    dict(exercise="ex2", kind="activation twice", expect="activation after the second linear too",
+         code='''def feed_forward(x, W1, b1, W2, b2, activation):
+    return activation(activation(x @ W1 + b1) @ W2 + b2)
+'''),
+    dict(exercise="ex2", kind="activation on the input", expect="activation applied to the input",
+         code='''def feed_forward(x, W1, b1, W2, b2, activation):
+    return (activation(x) @ W1 + b1) @ W2 + b2
+'''),
+    dict(exercise="ex2", kind="forgot b1", expect="forgot b1",
+         code='''def feed_forward(x, W1, b1, W2, b2, activation):
+    return activation(x @ W1) @ W2 + b2
+'''),
+    dict(exercise="ex2", kind="always ReLU", expect="ReLU whatever activation",
+         code='''def feed_forward(x, W1, b1, W2, b2, activation):
+    return torch.relu(x @ W1 + b1) @ W2 + b2
+'''),
+    # Exercise 3: a SwiGLU FFN
+    dict(exercise="ex3", kind="gate and up swapped", expect="swapped the gate and the up",
+         code='''def swiglu_ffn(x, W_gate, W_up, W_down):
+    return (F.silu(x @ W_up) * (x @ W_gate)) @ W_down
+'''),
+    dict(exercise="ex3", kind="sigmoid gate (GLU)", expect="sigmoid instead of SiLU",
+         code='''def swiglu_ffn(x, W_gate, W_up, W_down):
+    return (torch.sigmoid(x @ W_gate) * (x @ W_up)) @ W_down
+'''),
+    dict(exercise="ex3", kind="no gate", expect="no gate",
+         code='''def swiglu_ffn(x, W_gate, W_up, W_down):
+    return F.silu(x @ W_up) @ W_down
+'''),
+    dict(exercise="ex3", kind="SiLU on both", expect="SiLU on both",
+         code='''def swiglu_ffn(x, W_gate, W_up, W_down):
+    return (F.silu(x @ W_gate) * F.silu(x @ W_up)) @ W_down
+'''),
+    dict(exercise="ex3", kind="gate added", expect="added the gate instead of multiplying",
+         code='''def swiglu_ffn(x, W_gate, W_up, W_down):
+    return (F.silu(x @ W_gate) + x @ W_up) @ W_down
+'''),
+    # Exercise 4: a Pre-Norm block matching nn.TransformerEncoderLayer(norm_first=True)
+    dict(exercise="ex4", kind="Post-Norm order", expect="Post-Norm order instead of Pre-Norm",
+         code='''def pre_norm_block(x, layer):
+    def attn(z):
+        return layer.self_attn(z, z, z, need_weights=False)[0]
+    def mlp(z):
+        return layer.linear2(layer.activation(layer.linear1(z)))
+    h = layer.norm1(x + attn(x))
+    return layer.norm2(h + mlp(h))
+'''),
+    dict(exercise="ex4", kind="MLP reads X instead of H", expect="the MLP reads X instead of H",
+         code='''def pre_norm_block(x, layer):
+    def attn(z):
+        return layer.self_attn(z, z, z, need_weights=False)[0]
+    def mlp(z):
+        return layer.linear2(layer.activation(layer.linear1(z)))
+    return x + attn(layer.norm1(x)) + mlp(layer.norm2(x))
+'''),
+    dict(exercise="ex4", kind="missing the attention residual", expect="missing a residual",
+         code='''def pre_norm_block(x, layer):
+    def attn(z):
+        return layer.self_attn(z, z, z, need_weights=False)[0]
+    def mlp(z):
+        return layer.linear2(layer.activation(layer.linear1(z)))
+    h = attn(layer.norm1(x))
+    return h + mlp(layer.norm2(h))
+'''),
+    dict(exercise="ex4", kind="missing the MLP residual", expect="missing a residual",
+         code='''def pre_norm_block(x, layer):
+    def attn(z):
+        return layer.self_attn(z, z, z, need_weights=False)[0]
+    def mlp(z):
+        return layer.linear2(layer.activation(layer.linear1(z)))
+    h = x + attn(layer.norm1(x))
+    return mlp(layer.norm2(h))
+'''),
+    dict(exercise="ex4", kind="residual adds LN(X)", expect="adds LN(X) instead of X",
+         code='''def pre_norm_block(x, layer):
+    def attn(z):
+        return layer.self_attn(z, z, z, need_weights=False)[0]
+    def mlp(z):
+        return layer.linear2(layer.activation(layer.linear1(z)))
+    x = layer.norm1(x)
+    h = x + attn(x)
+    h = layer.norm2(h)
+    return h + mlp(h)
+'''),
+    dict(exercise="ex4", kind="norm1 used twice", expect="norm1 for both",
+         code='''def pre_norm_block(x, layer):
+    def attn(z):
+        return layer.self_attn(z, z, z, need_weights=False)[0]
+    def mlp(z):
+        return layer.linear2(layer.activation(layer.linear1(z)))
+    h = x + attn(layer.norm1(x))
+    return h + mlp(layer.norm1(h))
+'''),
+    dict(exercise="ex4", kind="ReLU instead of layer.activation", expect="call layer.activation",
+         code='''def pre_norm_block(x, layer):
+    def attn(z):
+        return layer.self_attn(z, z, z, need_weights=False)[0]
+    def mlp(z):
+        return layer.linear2(F.relu(layer.linear1(z)))
+    h = x + attn(layer.norm1(x))
+    return h + mlp(layer.norm2(h))
+'''),
+    dict(exercise="ex4", kind="calls the whole layer", expect="called the whole layer",
+         code='''def pre_norm_block(x, layer):
+    return layer(x)
+'''),
+    # Exercise 5: the parameter count of one layer
+    dict(exercise="ex5", kind="forgot the biases", expect="forgot the biases",
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    return 4 * d_model * d_model + 2 * 2 * d_model + 2 * d_model * d_ff
+'''),
+    dict(exercise="ex5", kind="forgot W_O", expect="forgot W_O",
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    attention = 3 * (d_model * d_model + d_model)
+    ffn = d_model * d_ff + d_ff + d_ff * d_model + d_model
+    return attention + 2 * 2 * d_model + ffn
+'''),
+    dict(exercise="ex5", kind="forgot the LayerNorm parameters",
+         expect="forgot the LayerNorm parameters",
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    attention = 4 * (d_model * d_model + d_model)
+    return attention + d_model * d_ff + d_ff + d_ff * d_model + d_model
+'''),
+    dict(exercise="ex5", kind="LayerNorm without beta", expect="gamma AND beta",
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    attention = 4 * (d_model * d_model + d_model)
+    ffn = d_model * d_ff + d_ff + d_ff * d_model + d_model
+    return attention + 2 * d_model + ffn
+'''),
+    dict(exercise="ex5", kind="attention times the number of heads",
+         expect="does not change the count",
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    attention = n_heads * 4 * (d_model * d_model + d_model)
+    ffn = d_model * d_ff + d_ff + d_ff * d_model + d_model
+    return attention + 2 * 2 * d_model + ffn
+'''),
+]

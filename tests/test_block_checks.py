@@ -1,0 +1,78 @@
+"""helpers.checks.block: references pass with one line, stubs propagate NotImplementedError."""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from helpers.blocks import LayerNorm, TransformerBlock, count_parameters
+from helpers.checks import block
+
+
+def layer_norm(x, gamma, beta, eps=1e-5):
+    return F.layer_norm(x, x.shape[-1:], gamma, beta, eps)
+
+
+def feed_forward(x, W1, b1, W2, b2, activation):
+    return F.linear(activation(F.linear(x, W1.T, b1)), W2.T, b2)
+
+
+def swiglu_ffn(x, W_gate, W_up, W_down):
+    return (F.silu(x @ W_gate) * (x @ W_up)) @ W_down
+
+
+def pre_norm_block(x, layer):
+    mine = TransformerBlock.from_torch(layer)  # the helpers block, built from the layer's parts
+    return mine(x)
+
+
+def layer_parameters(d_model, n_heads, d_ff):
+    with torch.device("meta"):
+        return count_parameters(torch.nn.TransformerEncoderLayer(d_model, n_heads, d_ff))
+
+
+REFERENCES = [
+    (block.check_layer_norm, layer_norm),
+    (block.check_feed_forward, feed_forward),
+    (block.check_swiglu_ffn, swiglu_ffn),
+    (block.check_pre_norm_block, pre_norm_block),
+    (block.check_layer_parameters, layer_parameters),
+]
+IDS = [check.__name__ for check, _ in REFERENCES]
+
+
+@pytest.mark.parametrize("check, answer", REFERENCES, ids=IDS)
+def test_reference_passes_with_one_line(check, answer, capsys):
+    check(answer)
+    out = capsys.readouterr().out
+    assert out.startswith("✔") and out.count("\n") == 1
+
+
+@pytest.mark.parametrize("check", [check for check, _ in REFERENCES], ids=IDS)
+def test_stub_propagates_not_implemented(check):
+    def stub(*args):
+        raise NotImplementedError("stub")
+
+    with pytest.raises(NotImplementedError):
+        check(stub)
+
+
+def test_numpy_results_are_accepted():
+    block.check_layer_norm(lambda x, g, b, eps=1e-5: layer_norm(x, g, b, eps).numpy())
+
+
+def test_calling_the_whole_layer_is_refused():
+    with pytest.raises(AssertionError, match="called the whole layer"):
+        block.check_pre_norm_block(lambda x, layer: layer(x))
+
+
+def test_an_unnamed_wrong_answer_still_fails_with_the_largest_difference():
+    def off_by_a_bit(x, gamma, beta, eps=1e-5):
+        return LayerNorm(x.shape[-1], eps).double()(x) * gamma + beta + 0.01
+
+    with pytest.raises(AssertionError, match="wrong values"):
+        block.check_layer_norm(off_by_a_bit)
+
+
+def test_a_wrong_type_is_named():
+    with pytest.raises(AssertionError, match="return a number"):
+        block.check_layer_parameters(lambda d, h, f: "many")
