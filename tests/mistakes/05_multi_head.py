@@ -1,0 +1,315 @@
+"""Named wrong answers for solutions/05_multi_head.ipynb; tests/test_mistakes.py runs them."""
+
+MISTAKES = [
+    # Exercise 1: split into heads
+    dict(exercise="ex1", kind="no transpose: reshape straight to (B, H, T, d_head)",
+         expect="a transpose missing in a head reshape",
+         code='''def my_split_heads(x, n_heads):
+    B, T, D = x.shape
+    return x.reshape(B, n_heads, T, D // n_heads)
+'''),
+    dict(exercise="ex1", kind="no transpose: view straight to (B, H, T, d_head)",
+         expect="mixes tokens across heads",
+         code='''def my_split_heads(x, n_heads):
+    B, T, D = x.shape
+    return x.view(B, n_heads, T, D // n_heads)
+'''),
+    dict(exercise="ex1", kind="stopped after the view", expect="stopped at (B, T, H, d_head)",
+         code='''def my_split_heads(x, n_heads):
+    B, T, D = x.shape
+    return x.view(B, T, n_heads, D // n_heads)
+'''),
+    dict(exercise="ex1", kind="interleaved heads", expect="interleaved",
+         code='''def my_split_heads(x, n_heads):
+    B, T, D = x.shape
+    return x.view(B, T, D // n_heads, n_heads).permute(0, 3, 1, 2)
+'''),
+    dict(exercise="ex1", kind="transpose before the split", expect="transposed before splitting",
+         code='''def my_split_heads(x, n_heads):
+    B, T, D = x.shape
+    return x.transpose(1, 2).reshape(B, n_heads, T, D // n_heads)
+'''),
+    dict(exercise="ex1", kind="n_heads and d_head swapped", expect="swapped n_heads and d_head",
+         code='''def my_split_heads(x, n_heads):
+    B, T, D = x.shape
+    return x.view(B, T, D // n_heads, n_heads).transpose(1, 2)
+'''),
+    # Exercise 2: merge the heads
+    dict(exercise="ex2", kind="merge without transposing back",
+         expect="a merge that forgets to transpose back",
+         code='''def my_merge_heads(x):
+    B, H, T, d_head = x.shape
+    return x.reshape(B, T, H * d_head)
+'''),
+    dict(exercise="ex2", kind="view without contiguous", expect="call .contiguous()",
+         code='''def my_merge_heads(x):
+    B, H, T, d_head = x.shape
+    return x.transpose(1, 2).view(B, T, H * d_head)
+'''),
+    dict(exercise="ex2", kind="transposed but not flattened", expect="did not flatten",
+         code='''def my_merge_heads(x):
+    return x.transpose(1, 2).contiguous()
+'''),
+    dict(exercise="ex2", kind="heads interleaved in the merge", expect="interleaved",
+         code='''def my_merge_heads(x):
+    B, H, T, d_head = x.shape
+    return x.permute(0, 2, 3, 1).reshape(B, T, H * d_head)
+'''),
+    # Exercise 3: a loop over heads
+    dict(exercise="ex3", kind="scaled by sqrt(d_model)",
+         expect="scaled by the model width instead of the head width",
+         code='''def per_head_attention(q, k, v, n_heads, mask=None):
+    d_head = q.shape[-1] // n_heads
+    outputs = []
+    for h in range(n_heads):
+        cols = slice(h * d_head, (h + 1) * d_head)
+        out_h, _ = attention(q[..., cols], k[..., cols], v[..., cols], mask,
+                             scale=q.shape[-1] ** -0.5)
+        outputs.append(out_h)
+    return torch.cat(outputs, dim=-1)
+'''),
+    dict(exercise="ex3", kind="scores by hand without the scale", expect="forgot the scale",
+         code='''def per_head_attention(q, k, v, n_heads, mask=None):
+    d_head = q.shape[-1] // n_heads
+    outputs = []
+    for h in range(n_heads):
+        cols = slice(h * d_head, (h + 1) * d_head)
+        scores = q[..., cols] @ k[..., cols].transpose(-2, -1)
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        outputs.append(softmax(scores, axis=-1) @ v[..., cols])
+    return torch.cat(outputs, dim=-1)
+'''),
+    dict(exercise="ex3", kind="the same slice for every head", expect="same features",
+         code='''def per_head_attention(q, k, v, n_heads, mask=None):
+    d_head = q.shape[-1] // n_heads
+    outputs = []
+    for h in range(n_heads):
+        out_h, _ = attention(q[..., :d_head], k[..., :d_head], v[..., :d_head], mask)
+        outputs.append(out_h)
+    return torch.cat(outputs, dim=-1)
+'''),
+    dict(exercise="ex3", kind="strided slices", expect="interleaved",
+         code='''def per_head_attention(q, k, v, n_heads, mask=None):
+    outputs = []
+    for h in range(n_heads):
+        out_h, _ = attention(q[..., h::n_heads], k[..., h::n_heads], v[..., h::n_heads], mask)
+        outputs.append(out_h)
+    return torch.stack(outputs, dim=-2).flatten(-2)
+'''),
+    dict(exercise="ex3", kind="heads summed instead of concatenated", expect="summed or averaged",
+         code='''def per_head_attention(q, k, v, n_heads, mask=None):
+    d_head = q.shape[-1] // n_heads
+    total = 0
+    for h in range(n_heads):
+        cols = slice(h * d_head, (h + 1) * d_head)
+        total = total + attention(q[..., cols], k[..., cols], v[..., cols], mask)[0]
+    return total
+'''),
+    dict(exercise="ex3", kind="concatenated along the positions", expect="along the positions",
+         code='''def per_head_attention(q, k, v, n_heads, mask=None):
+    d_head = q.shape[-1] // n_heads
+    outputs = []
+    for h in range(n_heads):
+        cols = slice(h * d_head, (h + 1) * d_head)
+        outputs.append(attention(q[..., cols], k[..., cols], v[..., cols], mask)[0])
+    return torch.cat(outputs, dim=1)
+'''),
+    dict(exercise="ex3", kind="mask ignored", expect="ignored the mask",
+         code='''def per_head_attention(q, k, v, n_heads, mask=None):
+    d_head = q.shape[-1] // n_heads
+    outputs = []
+    for h in range(n_heads):
+        cols = slice(h * d_head, (h + 1) * d_head)
+        outputs.append(attention(q[..., cols], k[..., cols], v[..., cols])[0])
+    return torch.cat(outputs, dim=-1)
+'''),
+    dict(exercise="ex3", kind="K and V swapped", expect="swapped K and V",
+         code='''def per_head_attention(q, k, v, n_heads, mask=None):
+    d_head = q.shape[-1] // n_heads
+    outputs = []
+    for h in range(n_heads):
+        cols = slice(h * d_head, (h + 1) * d_head)
+        outputs.append(attention(q[..., cols], v[..., cols], k[..., cols], mask)[0])
+    return torch.cat(outputs, dim=-1)
+'''),
+    dict(exercise="ex3", kind="one full-width head", expect="one head of full width",
+         code='''def per_head_attention(q, k, v, n_heads, mask=None):
+    return attention(q, k, v, mask)[0]
+'''),
+    # Exercise 4: the parameter count
+    dict(exercise="ex4", kind="forgot W_O", expect="forgot the output projection",
+         code='''def attention_parameters(d_model, n_heads, bias=True):
+    if d_model % n_heads:
+        raise ValueError("n_heads must divide d_model")
+    d_head = d_model // n_heads
+    return n_heads * 3 * (d_model * d_head + bias * d_head)
+'''),
+    dict(exercise="ex4", kind="forgot the biases", expect="forgot the biases",
+         code='''def attention_parameters(d_model, n_heads, bias=True):
+    if d_model % n_heads:
+        raise ValueError("n_heads must divide d_model")
+    d_head = d_model // n_heads
+    return n_heads * 3 * d_model * d_head + d_model * d_model
+'''),
+    dict(exercise="ex4", kind="every head of full width", expect="d_head = d_model / n_heads",
+         code='''def attention_parameters(d_model, n_heads, bias=True):
+    if d_model % n_heads:
+        raise ValueError("n_heads must divide d_model")
+    return n_heads * 3 * (d_model * d_model + bias * d_model) + d_model * d_model + bias * d_model
+'''),
+    dict(exercise="ex4", kind="one head counted", expect="one head only",
+         code='''def attention_parameters(d_model, n_heads, bias=True):
+    if d_model % n_heads:
+        raise ValueError("n_heads must divide d_model")
+    d_head = d_model // n_heads
+    return 3 * (d_model * d_head + bias * d_head) + d_model * d_model + bias * d_model
+'''),
+    dict(exercise="ex4", kind="W_O once per head", expect="not once per head",
+         code='''def attention_parameters(d_model, n_heads, bias=True):
+    if d_model % n_heads:
+        raise ValueError("n_heads must divide d_model")
+    d_head = d_model // n_heads
+    return n_heads * (3 * (d_model * d_head + bias * d_head) + d_model * d_model + bias * d_model)
+'''),
+    dict(exercise="ex4", kind="no error for a head count that does not divide",
+         expect="n_heads must divide d_model",
+         code='''def attention_parameters(d_model, n_heads, bias=True):
+    d_head = d_model // n_heads
+    return n_heads * 3 * (d_model * d_head + bias * d_head) + d_model * d_model + bias * d_model
+'''),
+    # Exercise 5: match nn.MultiheadAttention
+    dict(exercise="ex5", kind="forgot the output projection", expect="forgot the output projection",
+         code='''def mha_forward(x, w, n_heads, mask=None):
+    q, k, v = (split_heads(x @ w[f"W_{n}"] + w[f"b_{n}"], n_heads) for n in "qkv")
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return merge_heads(softmax(scores, axis=-1) @ v)
+'''),
+    dict(exercise="ex5", kind="forgot the scale", expect="forgot the scale",
+         code='''def mha_forward(x, w, n_heads, mask=None):
+    q, k, v = (split_heads(x @ w[f"W_{n}"] + w[f"b_{n}"], n_heads) for n in "qkv")
+    scores = q @ k.transpose(-2, -1)
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return merge_heads(softmax(scores, axis=-1) @ v) @ w["W_o"] + w["b_o"]
+'''),
+    dict(exercise="ex5", kind="scaled by sqrt(d_model)",
+         expect="scaled by the model width instead of the head width",
+         code='''def mha_forward(x, w, n_heads, mask=None):
+    q, k, v = (split_heads(x @ w[f"W_{n}"] + w[f"b_{n}"], n_heads) for n in "qkv")
+    scores = q @ k.transpose(-2, -1) / x.shape[-1] ** 0.5
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return merge_heads(softmax(scores, axis=-1) @ v) @ w["W_o"] + w["b_o"]
+'''),
+    dict(exercise="ex5", kind="missing transpose in the split",
+         expect="a transpose missing in a head reshape",
+         code='''def mha_forward(x, w, n_heads, mask=None):
+    B, T, D = x.shape
+    q, k, v = (
+        (x @ w[f"W_{n}"] + w[f"b_{n}"]).reshape(B, n_heads, T, D // n_heads) for n in "qkv"
+    )
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return merge_heads(softmax(scores, axis=-1) @ v) @ w["W_o"] + w["b_o"]
+'''),
+    dict(exercise="ex5", kind="missing transpose in the split and the merge",
+         expect="a transpose missing in a head reshape",
+         code='''def mha_forward(x, w, n_heads, mask=None):
+    B, T, D = x.shape
+    q, k, v = (
+        (x @ w[f"W_{n}"] + w[f"b_{n}"]).reshape(B, n_heads, T, D // n_heads) for n in "qkv"
+    )
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return (softmax(scores, axis=-1) @ v).reshape(B, T, D) @ w["W_o"] + w["b_o"]
+'''),
+    dict(exercise="ex5", kind="merge without transposing back",
+         expect="a merge that forgets to transpose back",
+         code='''def mha_forward(x, w, n_heads, mask=None):
+    B, T, D = x.shape
+    q, k, v = (split_heads(x @ w[f"W_{n}"] + w[f"b_{n}"], n_heads) for n in "qkv")
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return (softmax(scores, axis=-1) @ v).reshape(B, T, D) @ w["W_o"] + w["b_o"]
+'''),
+    dict(exercise="ex5", kind="K and V swapped", expect="swapped K and V",
+         code='''def mha_forward(x, w, n_heads, mask=None):
+    q, k, v = (split_heads(x @ w[f"W_{n}"] + w[f"b_{n}"], n_heads) for n in "qkv")
+    scores = q @ v.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return merge_heads(softmax(scores, axis=-1) @ k) @ w["W_o"] + w["b_o"]
+'''),
+    dict(exercise="ex5", kind="forgot the biases", expect="forgot the biases",
+         code='''def mha_forward(x, w, n_heads, mask=None):
+    q, k, v = (split_heads(x @ w[f"W_{n}"], n_heads) for n in "qkv")
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return merge_heads(softmax(scores, axis=-1) @ v) @ w["W_o"]
+'''),
+    dict(exercise="ex5", kind="weights used transposed", expect="used the weights transposed",
+         code='''def mha_forward(x, w, n_heads, mask=None):
+    q, k, v = (split_heads(x @ w[f"W_{n}"].T + w[f"b_{n}"], n_heads) for n in "qkv")
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return merge_heads(softmax(scores, axis=-1) @ v) @ w["W_o"].T + w["b_o"]
+'''),
+    dict(exercise="ex5", kind="mask ignored", expect="ignored the mask",
+         code='''def mha_forward(x, w, n_heads, mask=None):
+    q, k, v = (split_heads(x @ w[f"W_{n}"] + w[f"b_{n}"], n_heads) for n in "qkv")
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    return merge_heads(softmax(scores, axis=-1) @ v) @ w["W_o"] + w["b_o"]
+'''),
+    dict(exercise="ex5", kind="no split: one head of full width", expect="one head of full width",
+         code='''def mha_forward(x, w, n_heads, mask=None):
+    q, k, v = (x @ w[f"W_{n}"] + w[f"b_{n}"] for n in "qkv")
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return (softmax(scores, axis=-1) @ v) @ w["W_o"] + w["b_o"]
+'''),
+    dict(exercise="ex5", kind="returns (out, weights)", expect="not a tuple",
+         code='''def mha_forward(x, w, n_heads, mask=None):
+    q, k, v = (split_heads(x @ w[f"W_{n}"] + w[f"b_{n}"], n_heads) for n in "qkv")
+    out, weights = attention(q, k, v, mask)
+    return merge_heads(out) @ w["W_o"] + w["b_o"], weights
+'''),
+    # Exercise 6: a test that catches the mixing
+    dict(exercise="ex6", kind="checks the shape only", expect="never fires",
+         code='''def mixes_tokens(split, B=2, T=5, D=12, n_heads=3):
+    x = torch.randn(B, T, D)
+    return split(x, n_heads).shape != (B, n_heads, T, D // n_heads)
+'''),
+    dict(exercise="ex6", kind="compares exact numbers with split_heads", expect="false alarm",
+         code='''def mixes_tokens(split, B=2, T=5, D=12, n_heads=3):
+    x = torch.randn(B, T, D)
+    return not torch.equal(split(x, n_heads), split_heads(x, n_heads))
+'''),
+    dict(exercise="ex6", kind="checks head 0 only", expect="check every head",
+         code='''def mixes_tokens(split, B=2, T=5, D=12, n_heads=3):
+    b, t, f = torch.meshgrid(torch.arange(B), torch.arange(T), torch.arange(D), indexing="ij")
+    heads = split(1000 * b + 100 * t + f, n_heads)
+    should = 10 * torch.arange(B).view(B, 1, 1) + torch.arange(T).view(1, T, 1)
+    return not bool((heads[:, 0] // 100 == should).all())
+'''),
+    dict(exercise="ex6", kind="labels tokens but not sequences", expect="swaps the sequences",
+         code='''def mixes_tokens(split, B=2, T=5, D=12, n_heads=3):
+    x = torch.arange(T).view(1, T, 1).expand(B, T, D).clone()
+    heads = split(x, n_heads)
+    return not bool((heads == torch.arange(T).view(1, 1, T, 1)).all())
+'''),
+    dict(exercise="ex6", kind="compares with the wrong position", expect="always fires",
+         code='''def mixes_tokens(split, B=2, T=5, D=12, n_heads=3):
+    b, t, f = torch.meshgrid(torch.arange(B), torch.arange(T), torch.arange(D), indexing="ij")
+    heads = split(1000 * b + 100 * t + f, n_heads)
+    return not bool((heads // 100 % 10 == 0).all())
+'''),
+]
