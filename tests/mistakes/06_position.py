@@ -1,0 +1,278 @@
+"""Named wrong answers for solutions/06_position.ipynb; tests/test_mistakes.py runs them."""
+
+MISTAKES = [
+    # Exercise 1: a permutation-equivariance test
+    dict(exercise="ex1", kind="never fires (always True)", expect="never fires",
+         code='''def is_permutation_equivariant(attend, x):
+    return True
+'''),
+    dict(exercise="ex1", kind="always fires (always False)", expect="always fires",
+         code='''def is_permutation_equivariant(attend, x):
+    return False
+'''),
+    dict(exercise="ex1", kind="only the identity order", expect="never fires",
+         code='''def is_permutation_equivariant(attend, x):
+    return bool(np.allclose(attend(x), attend(x)))
+'''),
+    dict(exercise="ex1", kind="outputs not reordered", expect="not attend(x) as it is",
+         code='''def is_permutation_equivariant(attend, x):
+    base = attend(x)
+    for order in itertools.permutations(range(len(x))):
+        if not np.allclose(attend(x[list(order)]), base):
+            return False
+    return True
+'''),
+    dict(exercise="ex1", kind="outputs reordered by the inverse order", expect="inverse order",
+         code='''def is_permutation_equivariant(attend, x):
+    base = attend(x)
+    for order in itertools.permutations(range(len(x))):
+        order = list(order)
+        if not np.allclose(attend(x[order]), base[np.argsort(order)]):
+            return False
+    return True
+'''),
+    dict(exercise="ex1", kind="exact equality instead of allclose", expect="np.allclose",
+         code='''def is_permutation_equivariant(attend, x):
+    base = attend(x)
+    for order in itertools.permutations(range(len(x))):
+        order = list(order)
+        if not np.array_equal(attend(x[order]), base[order]):
+            return False
+    return True
+'''),
+    dict(exercise="ex1", kind="only the reversal", expect="reversing the sequence",
+         code='''def is_permutation_equivariant(attend, x):
+    return bool(np.allclose(attend(x[::-1]), attend(x)[::-1]))
+'''),
+    dict(exercise="ex1", kind="only a cyclic shift", expect="cyclic shift",
+         code='''def is_permutation_equivariant(attend, x):
+    return bool(np.allclose(attend(np.roll(x, 1, axis=0)), np.roll(attend(x), 1, axis=0)))
+'''),
+    dict(exercise="ex1", kind="only swaps of the last two tokens", expect="keeps token 0 in place",
+         code='''def is_permutation_equivariant(attend, x):
+    order = list(range(len(x)))
+    order[-2], order[-1] = order[-1], order[-2]
+    return bool(np.allclose(attend(x[order]), attend(x)[order]))
+'''),
+    dict(exercise="ex1", kind="returns a number", expect="return True or False",
+         code='''def is_permutation_equivariant(attend, x):
+    order = [2, 0, 1, 3]
+    return np.abs(attend(x[order]) - attend(x)[order]).max()
+'''),
+    # Exercise 2: the sinusoidal encoding
+    dict(exercise="ex2", kind="sin and cos swapped", expect="swapped",
+         code='''def my_sinusoidal(T, d_model):
+    angle = np.arange(T)[:, None] / 10000 ** (np.arange(0, d_model, 2) / d_model)
+    pe = np.zeros((T, d_model))
+    pe[:, 0::2] = np.cos(angle)
+    pe[:, 1::2] = np.sin(angle)
+    return pe
+'''),
+    dict(exercise="ex2", kind="exponent i/d (the 2 dropped)", expect="wrong exponent",
+         code='''def my_sinusoidal(T, d_model):
+    angle = np.arange(T)[:, None] / 10000 ** (np.arange(d_model // 2) / d_model)
+    pe = np.zeros((T, d_model))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(angle)
+    return pe
+'''),
+    dict(exercise="ex2", kind="exponent j/d per column", expect="wrong exponent for the cos",
+         code='''def my_sinusoidal(T, d_model):
+    angle = np.arange(T)[:, None] / 10000 ** (np.arange(d_model) / d_model)
+    pe = np.zeros((T, d_model))
+    pe[:, 0::2] = np.sin(angle[:, 0::2])
+    pe[:, 1::2] = np.cos(angle[:, 1::2])
+    return pe
+'''),
+    dict(exercise="ex2", kind="multiplied instead of divided", expect="instead of dividing",
+         code='''def my_sinusoidal(T, d_model):
+    angle = np.arange(T)[:, None] * 10000 ** (np.arange(0, d_model, 2) / d_model)
+    pe = np.zeros((T, d_model))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(angle)
+    return pe
+'''),
+    dict(exercise="ex2", kind="sines then cosines (halves)", expect="interleaves",
+         code='''def my_sinusoidal(T, d_model):
+    angle = np.arange(T)[:, None] / 10000 ** (np.arange(0, d_model, 2) / d_model)
+    return np.concatenate([np.sin(angle), np.cos(angle)], axis=1)
+'''),
+    dict(exercise="ex2", kind="positions from 1", expect="positions start at 1",
+         code='''def my_sinusoidal(T, d_model):
+    angle = np.arange(1, T + 1)[:, None] / 10000 ** (np.arange(0, d_model, 2) / d_model)
+    pe = np.zeros((T, d_model))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(angle)
+    return pe
+'''),
+    dict(exercise="ex2", kind="transposed (d_model, T)", expect="one row per position",
+         code='''def my_sinusoidal(T, d_model):
+    angle = np.arange(T)[:, None] / 10000 ** (np.arange(0, d_model, 2) / d_model)
+    pe = np.zeros((T, d_model))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(angle)
+    return pe.T
+'''),
+    # Exercise 3: RoPE
+    dict(exercise="ex3", kind="wrong frequency base^(i/d)", expect="wrong frequency",
+         code='''def my_rope(x):
+    T, d = x.shape
+    angle = np.arange(T)[:, None] * 10000.0 ** (-np.arange(d // 2) / d)
+    out = np.empty_like(x)
+    out[:, 0::2] = x[:, 0::2] * np.cos(angle) - x[:, 1::2] * np.sin(angle)
+    out[:, 1::2] = x[:, 0::2] * np.sin(angle) + x[:, 1::2] * np.cos(angle)
+    return out
+'''),
+    dict(exercise="ex3", kind="frequencies growing", expect="frequencies grow",
+         code='''def my_rope(x):
+    T, d = x.shape
+    angle = np.arange(T)[:, None] * 10000.0 ** (np.arange(0, d, 2) / d)
+    out = np.empty_like(x)
+    out[:, 0::2] = x[:, 0::2] * np.cos(angle) - x[:, 1::2] * np.sin(angle)
+    out[:, 1::2] = x[:, 0::2] * np.sin(angle) + x[:, 1::2] * np.cos(angle)
+    return out
+'''),
+    dict(exercise="ex3", kind="sin sign flipped (rotates by -theta)", expect="you rotate by -theta",
+         code='''def my_rope(x):
+    T, d = x.shape
+    angle = np.arange(T)[:, None] * 10000.0 ** (-np.arange(0, d, 2) / d)
+    out = np.empty_like(x)
+    out[:, 0::2] = x[:, 0::2] * np.cos(angle) + x[:, 1::2] * np.sin(angle)
+    out[:, 1::2] = -x[:, 0::2] * np.sin(angle) + x[:, 1::2] * np.cos(angle)
+    return out
+'''),
+    dict(exercise="ex3", kind="halves instead of interleaved pairs", expect="paired the halves",
+         code='''def my_rope(x):
+    T, d = x.shape
+    angle = np.arange(T)[:, None] * 10000.0 ** (-np.arange(0, d, 2) / d)
+    x1, x2 = x[:, : d // 2], x[:, d // 2:]
+    return np.concatenate([x1 * np.cos(angle) - x2 * np.sin(angle),
+                           x1 * np.sin(angle) + x2 * np.cos(angle)], axis=1)
+'''),
+    dict(exercise="ex3", kind="pairs written back as halves", expect="wrote them back",
+         code='''def my_rope(x):
+    T, d = x.shape
+    angle = np.arange(T)[:, None] * 10000.0 ** (-np.arange(0, d, 2) / d)
+    x1, x2 = x[:, 0::2], x[:, 1::2]
+    return np.concatenate([x1 * np.cos(angle) - x2 * np.sin(angle),
+                           x1 * np.sin(angle) + x2 * np.cos(angle)], axis=1)
+'''),
+    dict(exercise="ex3", kind="positions from 1", expect="positions start at 1",
+         code='''def my_rope(x):
+    T, d = x.shape
+    angle = np.arange(1, T + 1)[:, None] * 10000.0 ** (-np.arange(0, d, 2) / d)
+    out = np.empty_like(x)
+    out[:, 0::2] = x[:, 0::2] * np.cos(angle) - x[:, 1::2] * np.sin(angle)
+    out[:, 1::2] = x[:, 0::2] * np.sin(angle) + x[:, 1::2] * np.cos(angle)
+    return out
+'''),
+    dict(exercise="ex3", kind="one speed for every pair", expect="same speed",
+         code='''def my_rope(x):
+    T, d = x.shape
+    angle = np.arange(T)[:, None] * np.ones(d // 2)
+    out = np.empty_like(x)
+    out[:, 0::2] = x[:, 0::2] * np.cos(angle) - x[:, 1::2] * np.sin(angle)
+    out[:, 1::2] = x[:, 0::2] * np.sin(angle) + x[:, 1::2] * np.cos(angle)
+    return out
+'''),
+    dict(exercise="ex3", kind="cos on both terms (not a rotation)", expect="not a rotation",
+         code='''def my_rope(x):
+    T, d = x.shape
+    angle = np.arange(T)[:, None] * 10000.0 ** (-np.arange(0, d, 2) / d)
+    out = np.empty_like(x)
+    out[:, 0::2] = x[:, 0::2] * np.cos(angle) - x[:, 1::2] * np.sin(angle)
+    out[:, 1::2] = x[:, 0::2] * np.cos(angle) + x[:, 1::2] * np.sin(angle)
+    return out
+'''),
+    dict(exercise="ex3", kind="sinusoidal added instead of rotating", expect="not a rotation",
+         code='''def my_rope(x):
+    return x + sinusoidal_encoding(*x.shape)
+'''),
+    dict(exercise="ex3", kind="angle accumulated row after row", expect="relative-offset check",
+         code='''def my_rope(x):
+    T, d = x.shape
+    theta = 10000.0 ** (-np.arange(0, d, 2) / d)
+    out = np.empty_like(x)
+    angle = np.zeros(d // 2)
+    for m in range(T):
+        angle = angle + m * theta          # row m turns by (0 + 1 + ... + m) * theta
+        c, s = np.cos(angle), np.sin(angle)
+        out[m, 0::2] = x[m, 0::2] * c - x[m, 1::2] * s
+        out[m, 1::2] = x[m, 0::2] * s + x[m, 1::2] * c
+    return out
+'''),
+    # Exercise 4: attention with RoPE, q and k but not v
+    dict(exercise="ex4", kind="rotating v as well", expect="rotated v as well",
+         code='''def rope_attention(q, k, v, positions):
+    q, k, v = (apply_rope(t, positions=positions) for t in (q, k, v))
+    return attention(q, k, v)
+'''),
+    dict(exercise="ex4", kind="rotating only q", expect="rotated q but not k",
+         code='''def rope_attention(q, k, v, positions):
+    return attention(apply_rope(q, positions=positions), k, v)
+'''),
+    dict(exercise="ex4", kind="no rotation at all", expect="no position at all",
+         code='''def rope_attention(q, k, v, positions):
+    return attention(q, k, v)
+'''),
+    dict(exercise="ex4", kind="positions ignored", expect="ignored `positions`",
+         code='''def rope_attention(q, k, v, positions):
+    return attention(apply_rope(q), apply_rope(k), v)
+'''),
+    dict(exercise="ex4", kind="output depends on absolute position", expect="shifts by 100",
+         code='''def rope_attention(q, k, v, positions):
+    q, k = apply_rope(q, positions=positions), apply_rope(k, positions=positions)
+    out, weights = attention(q, k, v)
+    if positions[0] != 0:
+        out = out + 0.01 * positions[:, None]
+    return out, weights
+'''),
+    # Exercise 5: the ALiBi bias
+    dict(exercise="ex5", kind="wrong sign (rewards distance)", expect="rewards distance",
+         code='''def my_alibi_bias(n_heads, T):
+    slopes = 2.0 ** (-8 * np.arange(1, n_heads + 1) / n_heads)
+    i, j = np.indices((T, T))
+    return slopes[:, None, None] * np.maximum(i - j, 0)
+'''),
+    dict(exercise="ex5", kind="slopes 2^(-h)", expect="wrong slope sequence",
+         code='''def my_alibi_bias(n_heads, T):
+    slopes = 2.0 ** -np.arange(1, n_heads + 1)
+    i, j = np.indices((T, T))
+    return -slopes[:, None, None] * np.maximum(i - j, 0)
+'''),
+    dict(exercise="ex5", kind="heads counted from 0", expect="count from h = 1",
+         code='''def my_alibi_bias(n_heads, T):
+    slopes = 2.0 ** (-8 * np.arange(n_heads) / n_heads)
+    i, j = np.indices((T, T))
+    return -slopes[:, None, None] * np.maximum(i - j, 0)
+'''),
+    dict(exercise="ex5", kind="slopes reversed", expect="run backwards",
+         code='''def my_alibi_bias(n_heads, T):
+    slopes = 2.0 ** (-8 * np.arange(n_heads, 0, -1) / n_heads)
+    i, j = np.indices((T, T))
+    return -slopes[:, None, None] * np.maximum(i - j, 0)
+'''),
+    dict(exercise="ex5", kind="no slope", expect="no slope",
+         code='''def my_alibi_bias(n_heads, T):
+    i, j = np.indices((T, T))
+    return -np.ones((n_heads, 1, 1)) * np.maximum(i - j, 0)
+'''),
+    dict(exercise="ex5", kind="bias on the future (transposed)", expect="future keys",
+         code='''def my_alibi_bias(n_heads, T):
+    slopes = 2.0 ** (-8 * np.arange(1, n_heads + 1) / n_heads)
+    i, j = np.indices((T, T))
+    return -slopes[:, None, None] * np.maximum(j - i, 0)
+'''),
+    dict(exercise="ex5", kind="symmetric |i - j|", expect="symmetric variant",
+         code='''def my_alibi_bias(n_heads, T):
+    slopes = 2.0 ** (-8 * np.arange(1, n_heads + 1) / n_heads)
+    i, j = np.indices((T, T))
+    return -slopes[:, None, None] * np.abs(i - j)
+'''),
+    dict(exercise="ex5", kind="one bias for all heads (T, T)",
+         expect="one (T_q, T_k) bias per head",
+         code='''def my_alibi_bias(n_heads, T):
+    i, j = np.indices((T, T))
+    return -0.5 * np.maximum(i - j, 0)
+'''),
+]
