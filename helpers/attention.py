@@ -72,15 +72,13 @@ def _as_mask(mask, like):
 
 def _check_mask(mask, scores_shape) -> None:
     try:
-        np.broadcast_shapes(tuple(mask.shape), tuple(scores_shape))
+        full_shape = np.broadcast_shapes(tuple(mask.shape), tuple(scores_shape))
     except ValueError:
         raise ValueError(
             f"mask of shape {tuple(mask.shape)} does not broadcast to the scores' shape "
             f"{tuple(scores_shape)} (..., T_q, T_k)"
         ) from None
-    full = np.broadcast_to(
-        mask.cpu().numpy() if _is_torch(mask) else mask, tuple(scores_shape)
-    )
+    full = np.broadcast_to(mask.cpu().numpy() if _is_torch(mask) else mask, full_shape)
     blocked_rows = ~full.any(axis=-1)
     if blocked_rows.any():
         where = np.argwhere(blocked_rows)[0]

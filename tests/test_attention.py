@@ -138,3 +138,12 @@ def test_error_bias_does_not_broadcast():
     q, k, v = random_qkv(T_q=5, T_k=5)
     with pytest.raises(ValueError, match=r"bias of shape \(3, 3\) does not broadcast"):
         attention(q, k, v, bias=torch.zeros(3, 3))
+
+
+def test_mask_with_more_leading_axes_than_the_inputs_broadcasts():
+    q, k, v = random_qkv(T_q=4, T_k=4)
+    masks = np.stack([causal_mask(4), np.ones((4, 4), dtype=bool)])  # (2, T, T)
+    out, weights = attention(q, k, v, mask=masks)
+    assert out.shape == (2, 4, 6) and weights.shape == (2, 4, 4)
+    for i, m in enumerate(masks):
+        torch.testing.assert_close(out[i], attention(q, k, v, mask=m)[0])
