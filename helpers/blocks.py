@@ -7,6 +7,8 @@ Dropout-free: they match the torch layers with dropout=0 or in eval mode.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -248,3 +250,107 @@ class DecoderBlock(nn.Module):
         _copy(block.ln3, layer.norm3)
         _copy_ffn(block.ffn, layer)
         return block
+
+
+class Routing(NamedTuple):
+    """Where a mixture of experts sent each position. Leading axes are those of its input.
+
+    logits:  (..., n_experts) the router's score of every expert for every position.
+    experts: (..., k) long, the k chosen experts of each position, highest score first.
+    gates:   (..., k) their weights: softmax over the k chosen logits, so each row sums to 1
+             (or, with renormalize=False, the softmax over all experts at the chosen ones).
+    """
+
+    logits: torch.Tensor
+    experts: torch.Tensor
+    gates: torch.Tensor
+
+    @property
+    def n_experts(self) -> int:
+        return self.logits.shape[-1]
+
+    def load(self) -> torch.Tensor:
+        """(n_experts,) how many positions each expert received."""
+        return torch.bincount(self.experts.flatten(), minlength=self.n_experts)
+
+    def dense_gates(self) -> torch.Tensor:
+        """(..., n_experts): each position's gate for every expert, 0 where it was not sent."""
+        dense = torch.zeros_like(self.logits)
+        return dense.scatter(-1, self.experts, self.gates)
+
+
+def top_k_routing(logits: torch.Tensor, k: int, renormalize: bool = True) -> Routing:
+    """Route each position to its k highest-scoring experts. logits: (..., n_experts).
+
+    renormalize=True: gates = softmax over the k chosen logits (each row sums to 1, Mixtral).
+    renormalize=False: gates = softmax over all experts, read at the k chosen (Switch).
+    """
+    n_experts = logits.shape[-1]
+    if int(k) != k or not 1 <= k <= n_experts:
+        raise ValueError(
+            f"k must be a whole number of experts per position, 1..n_experts={n_experts}; "
+            f"got {k!r}"
+        )
+    top, experts = logits.topk(int(k), dim=-1)  # (..., k) each, best first
+    if renormalize:
+        return Routing(logits, experts, torch.softmax(top, dim=-1))
+    return Routing(logits, experts, torch.softmax(logits, dim=-1).gather(-1, experts))
+
+
+class MoEFeedForward(nn.Module):
+    """Mixture of experts: a router sends each position to k of n_experts FeedForward networks.
+
+    out = sum over the k chosen experts e of gate_e * FFN_e(x), with the gates a softmax over
+    the k chosen router logits (as in Mixtral). With k = 1 that gate is always 1 and the router
+    gets no gradient; renormalize=False keeps the softmax over all experts instead (as in the
+    Switch Transformer), whose chosen entries sum to less than 1. Parameters grow with
+    n_experts; the compute per position grows only with k. A drop-in replacement for a block's
+    FeedForward: `block.ffn = MoEFeedForward(...)`; the last call's routing is `last_routing`.
+    """
+
+    def __init__(
+        self,
+        d_model: int,
+        d_ff: int,
+        n_experts: int,
+        k: int = 2,
+        activation: str = "gelu",
+        bias: bool = True,
+        renormalize: bool = True,
+    ):
+        super().__init__()
+        if int(n_experts) != n_experts or n_experts < 1:
+            raise ValueError(f"n_experts must be a positive whole number; got {n_experts!r}")
+        if int(k) != k or not 1 <= k <= n_experts:
+            raise ValueError(
+                f"k must be a whole number of experts per position, 1..n_experts={n_experts}; "
+                f"got {k!r}"
+            )
+        self.d_model, self.n_experts, self.k = d_model, int(n_experts), int(k)
+        self.renormalize = renormalize
+        self.router = nn.Linear(d_model, n_experts, bias=False)
+        self.experts = nn.ModuleList(
+            FeedForward(d_model, d_ff, activation, bias=bias) for _ in range(n_experts)
+        )
+        self.last_routing: Routing | None = None
+
+    def route(self, x: torch.Tensor) -> Routing:
+        """x (..., d_model) -> the Routing of every position."""
+        _check_width(x, self.d_model, "MoEFeedForward")
+        return top_k_routing(self.router(x), self.k, self.renormalize)  # logits (..., n_experts)
+
+    def forward(self, x: torch.Tensor, return_routing: bool = False):
+        """x (..., d_model) -> out (..., d_model), or (out, Routing) with return_routing."""
+        routing = self.route(x)
+        flat = x.reshape(-1, self.d_model)  # (N, D): every position of every sequence
+        experts = routing.experts.reshape(-1, self.k)  # (N, k)
+        gates = routing.gates.reshape(-1, self.k)  # (N, k)
+        out = torch.zeros_like(flat)
+        for e, expert in enumerate(self.experts):
+            token, slot = (experts == e).nonzero(as_tuple=True)  # the positions sent to e
+            if token.numel():
+                y = expert(flat[token]) * gates[token, slot, None]  # (n_e, D)
+                out = out.index_add(0, token, y)
+        self.last_routing = routing
+        out = out.view(x.shape)
+        return (out, routing) if return_routing else out

@@ -108,3 +108,20 @@ def leaks_future(attend, x, *, eps: float = 1.0, atol: float = 1e-6, axis: int =
             per_output = np.moveaxis(change, -2, 0).reshape(T, -1).max(axis=1)  # (T,)
             moved[:j, j] = per_output[:j] > atol
     return moved
+
+
+def sliding_window_mask(T: int, window: int) -> np.ndarray:
+    """(T, T): row i may attend to the `window` most recent positions i-window+1..i.
+
+    A causal mask with a horizon: the query itself counts as one of the `window` keys, no key
+    after it is allowed, and window >= T gives causal_mask(T).
+    """
+    if int(T) != T or T < 1:
+        raise ValueError(f"T must be a positive whole number of positions; got {T!r}")
+    if int(window) != window or window < 1:
+        raise ValueError(
+            f"window must be a positive whole number of keys (the query itself counts as one); "
+            f"got {window!r}"
+        )
+    offset = np.arange(T)[:, None] - np.arange(T)[None, :]  # (T, T): i - j, how far back j is
+    return (offset >= 0) & (offset < window)

@@ -1,0 +1,223 @@
+"""helpers.streaming: online softmax and tiled attention equal the full computation."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from helpers.attention import attention, softmax
+from helpers.masks import causal_mask, padding_mask, sliding_window_mask
+from helpers.streaming import (
+    aten_ops,
+    attention_step,
+    fit_slope,
+    layer_flops,
+    median_time,
+    naive_attention,
+    online_max_sum,
+    online_softmax,
+    peak_memory,
+    softmax_step,
+    tiled_attention,
+)
+
+
+def qkv(shape_q=(2, 3, 37, 8), T_k=None, d_v=5, seed=0, dtype=float):
+    rng = np.random.default_rng(seed)
+    *lead, T_q, d = shape_q
+    T_k = T_q if T_k is None else T_k
+    q = rng.normal(size=shape_q)
+    k = rng.normal(size=(*lead, T_k, d))
+    v = rng.normal(size=(*lead, T_k, d_v))
+    return q.astype(dtype), k.astype(dtype), v.astype(dtype)
+
+
+@pytest.mark.parametrize("block_size", [1, 2, 7, 50, 100])
+def test_online_softmax_equals_softmax(block_size):
+    x = np.random.default_rng(1).normal(size=(4, 50)) * 10
+    x[1] = np.linspace(-5, 5, 50)  # the maximum grows at every step
+    np.testing.assert_allclose(online_softmax(x, block_size), softmax(x), rtol=1e-12)
+    m, z = online_max_sum(x, block_size)
+    np.testing.assert_allclose(m, x.max(axis=-1))
+    np.testing.assert_allclose(np.log(z) + m, np.log(np.exp(x).sum(axis=-1)), rtol=1e-12)
+
+
+def test_online_softmax_does_not_overflow_and_handles_minus_inf():
+    x = np.array([1000.0, 1001.0, -np.inf, 999.0])
+    np.testing.assert_allclose(online_softmax(x), softmax(x))
+    m, z = online_max_sum(np.array([-np.inf, -np.inf, 2.0]), 1)  # nothing allowed at first
+    assert m == 2.0 and z == 1.0
+
+
+def test_softmax_step_rescales_the_old_sum():
+    m, z = softmax_step(np.array(1.0), np.array(2.0), np.array([3.0]))
+    assert m == 3.0
+    assert math.isclose(z, 2.0 * math.exp(1.0 - 3.0) + 1.0)
+
+
+def test_attention_step_from_empty_state_is_one_block_of_attention():
+    q, k, v = qkv((6, 4), d_v=3)
+    s = q @ k.T / 2.0
+    m, z, acc = attention_step(np.full(6, -np.inf), np.zeros(6), np.zeros((6, 3)), s, v)
+    np.testing.assert_allclose(acc / z[:, None], softmax(s) @ v)
+    np.testing.assert_allclose(m, s.max(axis=-1))
+
+
+@pytest.mark.parametrize("block_k", [1, 5, 16, 64])
+@pytest.mark.parametrize("block_q", [None, 1, 8])
+def test_tiled_equals_attention(block_k, block_q):
+    q, k, v = qkv()
+    out = tiled_attention(q, k, v, block_k=block_k, block_q=block_q)
+    np.testing.assert_allclose(out, attention(q, k, v)[0], atol=1e-12)
+
+
+@pytest.mark.parametrize("block_k, block_q", [(1, None), (5, 3), (16, 16), (64, 8)])
+def test_tiled_causal_and_window_equal_attention_with_the_mask(block_k, block_q):
+    q, k, v = qkv()
+    T = q.shape[-2]
+    causal = tiled_attention(q, k, v, causal=True, block_k=block_k, block_q=block_q)
+    np.testing.assert_allclose(causal, attention(q, k, v, causal_mask(T))[0], atol=1e-12)
+    for w in (1, 4, 10, 100):
+        out = tiled_attention(q, k, v, causal=True, window=w, block_k=block_k, block_q=block_q)
+        ref = attention(q, k, v, sliding_window_mask(T, w))[0]
+        np.testing.assert_allclose(out, ref, atol=1e-12)
+
+
+def test_tiled_with_a_boolean_mask_and_a_scale():
+    q, k, v = qkv((2, 9, 4))
+    mask = padding_mask([5, 9], 9)[:, None, :]  # (B, 1, T_k): a key mask
+    out = tiled_attention(q, k, v, mask, block_k=2, block_q=4, scale=0.3)
+    np.testing.assert_allclose(out, attention(q, k, v, mask, scale=0.3)[0], atol=1e-12)
+    both = mask & causal_mask(9)
+    out = tiled_attention(q, k, v, mask, causal=True, block_k=3)
+    np.testing.assert_allclose(out, attention(q, k, v, both)[0], atol=1e-12)
+
+
+def test_a_batched_mask_batches_a_single_sequence():
+    q, k, v = qkv((6, 4))
+    mask = np.stack([causal_mask(6), np.ones((6, 6), dtype=bool)])  # (2, 6, 6)
+    out = tiled_attention(q, k, v, mask, block_k=4, block_q=4)
+    assert out.shape == (2, 6, 5)
+    for b in range(2):  # attention() wants the mask no wider than the scores: one at a time
+        np.testing.assert_allclose(out[b], attention(q, k, v, mask[b])[0], atol=1e-12)
+
+
+def test_decoding_queries_are_the_last_positions():
+    q, k, v = qkv((3, 4), T_k=10)  # 3 new queries after a cache of 7
+    mask = causal_mask(10)[7:]
+    for block_k in (1, 4, 10):
+        out = tiled_attention(q, k, v, causal=True, block_k=block_k)
+        np.testing.assert_allclose(out, attention(q, k, v, mask)[0], atol=1e-12)
+    np.testing.assert_allclose(naive_attention(q, k, v, causal=True), attention(q, k, v, mask)[0])
+    out = tiled_attention(q, k, v, causal=True, window=3, block_k=2)
+    window = sliding_window_mask(10, 3)[7:]
+    np.testing.assert_allclose(out, attention(q, k, v, window)[0], atol=1e-12)
+
+
+def test_tiles_outside_the_causal_window_are_skipped():
+    q, k, v = qkv((64, 4))
+    _, full = tiled_attention(q, k, v, block_k=8, block_q=8, return_stats=True)
+    _, causal = tiled_attention(q, k, v, causal=True, block_k=8, block_q=8, return_stats=True)
+    _, window = tiled_attention(
+        q, k, v, causal=True, window=8, block_k=8, block_q=8, return_stats=True
+    )
+    assert full == {"tiles": 64, "skipped": 0}
+    assert causal == {"tiles": 36, "skipped": 28}  # the 8 * 9 / 2 tiles on or below the diagonal
+    assert window == {"tiles": 15, "skipped": 49}  # the diagonal and the one just below it
+
+
+def test_naive_attention_equals_attention_and_keeps_float32():
+    q, k, v = qkv(dtype=np.float32)
+    out = naive_attention(q, k, v)
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, attention(q, k, v)[0], atol=1e-5)
+    T = q.shape[-2]
+    np.testing.assert_allclose(
+        naive_attention(q, k, v, causal=True, window=5),
+        attention(q, k, v, sliding_window_mask(T, 5))[0],
+        atol=1e-5,
+    )
+    assert tiled_attention(q, k, v, block_k=8).dtype == np.float32
+
+
+def test_memory_naive_grows_like_t_squared_and_tiled_like_t():
+    peaks = {"naive": [], "tiled": []}
+    Ts = [512, 1024, 2048]  # large enough that the T x T matrix dominates a ~130 kB floor
+    for T in Ts:
+        q, k, v = qkv((T, 16), dtype=np.float32)
+        peaks["naive"].append(peak_memory(naive_attention, q, k, v)[1])
+        peaks["tiled"].append(peak_memory(tiled_attention, q, k, v, block_k=64, block_q=64)[1])
+    assert peaks["naive"][-1] >= 4 * 2048**2  # at least the float32 score matrix
+    assert 1.8 < fit_slope(Ts, peaks["naive"]) < 2.1
+    assert fit_slope(Ts, peaks["tiled"]) < 1.2  # at most linear (a fixed floor dominates here)
+    assert peaks["tiled"][-1] < peaks["naive"][-1] / 10
+
+
+def test_peak_memory_counts_the_result_and_refuses_nesting():
+    result, peak = peak_memory(np.zeros, 1_000_000)
+    assert result.nbytes == 8_000_000 and 8_000_000 <= peak < 8_100_000
+    with pytest.raises(RuntimeError, match="tracemalloc"):
+        peak_memory(peak_memory, np.zeros, 10)
+
+
+def test_median_time_and_fit_slope():
+    calls = []
+    assert median_time(calls.append, 1, repeats=3, warmup=2) >= 0
+    assert len(calls) == 5
+    x = np.array([1.0, 2.0, 4.0, 8.0])
+    assert math.isclose(fit_slope(x, 3 * x**2), 2.0)
+    with pytest.raises(ValueError, match="positive"):
+        fit_slope([1, 2], [0, 1])
+    with pytest.raises(ValueError, match="same length"):
+        fit_slope([1, 2, 3], [1, 2])
+
+
+def test_layer_flops_match_torch_flop_counter():
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from helpers.blocks import TransformerBlock
+
+    D, H, d_ff, T = 32, 4, 128, 48
+    block = TransformerBlock(D, H, d_ff, causal=True).eval()
+    with torch.no_grad(), FlopCounterMode(display=False) as counter:
+        block(torch.zeros(1, T, D))
+    assert counter.get_total_flops() == sum(layer_flops(T, D, d_ff).values())
+    flops = layer_flops(d_ff, D, d_ff)
+    assert flops["attention"] == flops["ffn"]  # attention passes the FFN at T = d_ff
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(k=np.zeros((4, 3))), ValueError, "same width d_k"),
+    (dict(v=np.zeros((5, 2))), ValueError, "same number of positions"),
+    (dict(q=np.zeros(4)), ValueError, "at least 2 axes"),
+    (dict(q=torch.zeros(4, 4)), TypeError, "NumPy arrays"),
+    (dict(block_k=0), ValueError, "block_k must be a positive whole number"),
+    (dict(block_q=2.5), ValueError, "block_q must be a positive whole number"),
+    (dict(window=2), ValueError, "pass causal=True"),
+    (dict(window=0, causal=True), ValueError, "window must be a positive whole number"),
+    (dict(mask=np.ones((4, 3), dtype=bool)), ValueError, "does not broadcast"),
+    (dict(mask=np.ones((4, 4))), ValueError, "must be boolean"),
+    (dict(mask=np.eye(4, dtype=bool) & False), ValueError, "query row 0 has no allowed key"),
+    (dict(q=np.zeros((6, 4)), causal=True), ValueError, "T_q <= T_k"),
+])
+def test_tiled_attention_errors(kwargs, error, match):
+    args = dict(q=np.zeros((4, 4)), k=np.zeros((4, 4)), v=np.zeros((4, 4)))
+    args.update(kwargs)
+    q, k, v = args.pop("q"), args.pop("k"), args.pop("v")
+    with pytest.raises(error, match=match):
+        tiled_attention(q, k, v, **args)
+
+
+def test_online_softmax_rejects_bad_blocks():
+    with pytest.raises(ValueError, match="block_size must be a positive whole number"):
+        online_softmax(np.zeros(4), 0)
+
+
+def test_aten_ops_names_the_kernels():
+    q = torch.randn(1, 1, 8, 4)
+    out, ops = aten_ops(torch.nn.functional.scaled_dot_product_attention, q, q, q)
+    assert ops == ["_scaled_dot_product_flash_attention_for_cpu"]
+    assert out.shape == q.shape
+    _, ops = aten_ops(attention, q, q, q)
+    assert ops.count("bmm") == 2 and "exp" in ops
