@@ -1,0 +1,173 @@
+"""Named wrong answers for solutions/08_architectures.ipynb; tests/test_mistakes.py runs them."""
+
+MISTAKES = [
+    # Exercise 1: cross-attention
+    dict(exercise="ex1", kind="Q from the encoder, K and V from the decoder",
+         expect="Q must come from the decoder",
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    return attention(memory @ W_q, x_dec @ W_k, x_dec @ W_v)
+'''),
+    dict(exercise="ex1", kind="everything from the encoder", expect="Q must come from the decoder",
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    return attention(memory @ W_q, memory @ W_k, memory @ W_v)
+'''),
+    dict(exercise="ex1", kind="self-attention instead (K and V from the decoder)",
+         expect="K and V must come from the encoder",
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    return attention(x_dec @ W_q, x_dec @ W_k, x_dec @ W_v)
+'''),
+    dict(exercise="ex1", kind="causal mask on cross-attention",
+         expect="causal mask to cross-attention",
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    T_dec, T_enc = len(x_dec), len(memory)
+    mask = np.tril(np.ones((T_dec, T_enc), dtype=bool))
+    return attention(x_dec @ W_q, memory @ W_k, memory @ W_v, mask)
+'''),
+    dict(exercise="ex1", kind="K and V swapped", expect="K and V swapped",
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    return attention(x_dec @ W_q, memory @ W_v, memory @ W_k)
+'''),
+    dict(exercise="ex1", kind="missing scale", expect="missing scale",
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    q, k, v = x_dec @ W_q, memory @ W_k, memory @ W_v
+    s = q @ k.T
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+    dict(exercise="ex1", kind="softmax over the decoder positions", expect="wrong axis",
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    q, k, v = x_dec @ W_q, memory @ W_k, memory @ W_v
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    w = np.exp(s) / np.exp(s).sum(axis=0, keepdims=True)
+    return w @ v, w
+'''),
+    # Exercise 2: next-token targets
+    dict(exercise="ex2", kind="no shift", expect="no shift",
+         code='''def next_token_pairs(window):
+    return window[:, :-1], window[:, :-1]
+'''),
+    dict(exercise="ex2", kind="shifted the wrong way", expect="shifted the wrong way",
+         code='''def next_token_pairs(window):
+    return window[:, 1:], window[:, :-1]
+'''),
+    dict(exercise="ex2", kind="torch.roll wraps around", expect="wraps around",
+         code='''def next_token_pairs(window):
+    inputs = window[:, :-1]
+    return inputs, torch.roll(inputs, -1, dims=1)
+'''),
+    dict(exercise="ex2", kind="shift along the batch axis", expect="batch axis",
+         code='''def next_token_pairs(window):
+    return window[:-1], window[1:]
+'''),
+    # Exercise 3: the next-token loss
+    dict(exercise="ex3", kind="softmax over the positions", expect="wrong axis",
+         code='''def next_token_loss(logits, targets):
+    log_probs = torch.log_softmax(logits, dim=1)
+    return -log_probs.gather(-1, targets[..., None]).mean()
+'''),
+    dict(exercise="ex3", kind="F.cross_entropy on (B, T, V) unflattened",
+         expect="classes on axis 1",
+         code='''def next_token_loss(logits, targets):
+    return torch.nn.functional.cross_entropy(logits, targets)
+'''),
+    dict(exercise="ex3", kind="summed, not averaged", expect="not averaging",
+         code='''def next_token_loss(logits, targets):
+    log_probs = torch.log_softmax(logits, dim=-1)
+    return -log_probs.gather(-1, targets[..., None]).sum()
+'''),
+    dict(exercise="ex3", kind="per-position losses returned", expect="not averaging",
+         code='''def next_token_loss(logits, targets):
+    log_probs = torch.log_softmax(logits, dim=-1)
+    return -log_probs.gather(-1, targets[..., None])[..., 0]
+'''),
+    dict(exercise="ex3", kind="summed over positions, averaged over the batch",
+         expect="not averaging over the positions",
+         code='''def next_token_loss(logits, targets):
+    log_probs = torch.log_softmax(logits, dim=-1)
+    return -log_probs.gather(-1, targets[..., None])[..., 0].sum(dim=1).mean()
+'''),
+    dict(exercise="ex3", kind="forgot the minus sign", expect="minus sign",
+         code='''def next_token_loss(logits, targets):
+    log_probs = torch.log_softmax(logits, dim=-1)
+    return log_probs.gather(-1, targets[..., None]).mean()
+'''),
+    dict(exercise="ex3", kind="probabilities instead of log-probabilities", expect="missing log",
+         code='''def next_token_loss(logits, targets):
+    probs = torch.softmax(logits, dim=-1)
+    return -probs.gather(-1, targets[..., None]).mean()
+'''),
+    # Exercise 4: the cheating detector
+    dict(exercise="ex4", kind="detector never fires", expect="never fires",
+         code='''def leaks(model_fn, ids):
+    return False
+'''),
+    dict(exercise="ex4", kind="detector always fires (compares every position)",
+         expect="always fires",
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    for j in range(1, ids.shape[1]):
+        changed = ids.clone()
+        changed[0, j] = (changed[0, j] + 1) % base.shape[-1]
+        if not torch.allclose(model_fn(changed), base):
+            return True
+    return False
+'''),
+    dict(exercise="ex4", kind="checks only the last position", expect="every later token",
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    j = ids.shape[1] - 1
+    changed = ids.clone()
+    changed[0, j] = (changed[0, j] + 1) % base.shape[-1]
+    return not torch.allclose(model_fn(changed)[:, :j], base[:, :j])
+'''),
+    dict(exercise="ex4", kind="compares only position 0", expect="not only position 0",
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    for j in range(1, ids.shape[1]):
+        changed = ids.clone()
+        changed[0, j] = (changed[0, j] + 1) % base.shape[-1]
+        if not torch.allclose(model_fn(changed)[:, 0], base[:, 0]):
+            return True
+    return False
+'''),
+    dict(exercise="ex4", kind="returns a tensor of booleans", expect="return True",
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    changed = ids.clone()
+    changed[0, -1] = (changed[0, -1] + 1) % base.shape[-1]
+    return model_fn(changed)[:, :-1] != base[:, :-1]
+'''),
+    # Exercise 5: what a long context costs in memory
+    dict(exercise="ex5", kind="cache holds only the keys", expect="only the keys",
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    return n_layers * T * d_model * bytes_per_number, n_heads * T * T * bytes_per_number
+'''),
+    dict(exercise="ex5", kind="cache of one layer", expect="multiply by n_layers",
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    return 2 * T * d_model * bytes_per_number, n_heads * T * T * bytes_per_number
+'''),
+    dict(exercise="ex5", kind="cache with d_head instead of d_model", expect="not d_head",
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    d_head = d_model // n_heads
+    return (n_layers * 2 * T * d_head * bytes_per_number,
+            n_heads * T * T * bytes_per_number)
+'''),
+    dict(exercise="ex5", kind="scores without the heads", expect="multiply by n_heads",
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    return n_layers * 2 * T * d_model * bytes_per_number, T * T * bytes_per_number
+'''),
+    dict(exercise="ex5", kind="scores linear in T", expect="T squared",
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    return n_layers * 2 * T * d_model * bytes_per_number, n_heads * T * bytes_per_number
+'''),
+    dict(exercise="ex5", kind="scores of every layer", expect="ONE layer",
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    return (n_layers * 2 * T * d_model * bytes_per_number,
+            n_layers * n_heads * T * T * bytes_per_number)
+'''),
+    dict(exercise="ex5", kind="numbers instead of bytes", expect="not of bytes",
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    return n_layers * 2 * T * d_model, n_heads * T * T
+'''),
+]
