@@ -72,8 +72,9 @@ def leaks_future(attend, x, *, eps: float = 1.0, atol: float = 1e-6, axis: int =
         attention layer, a block, a model's logits. NumPy or torch (in eval mode: dropout
         would move every output).
     x: its input, positions on `axis` (default -2, as in (..., T, d_model)).
-    perturb: perturb(x, j) -> a copy of x with token j changed. The default adds `eps` to every
-        feature of token j; pass your own for integer token ids.
+    perturb: perturb(x, j) -> a copy of x with token j changed. The default adds `eps` times a
+        fixed non-constant vector (from 1 to 2 across the features, so a LayerNorm cannot
+        cancel it) to token j; pass your own for integer token ids.
     Returns a (T, T) boolean array: [i, j] is True when changing token j > i moved output i by
     more than `atol` (anywhere in the batch and features). A causal model gives all False.
     """
@@ -90,7 +91,11 @@ def leaks_future(attend, x, *, eps: float = 1.0, atol: float = 1e-6, axis: int =
             )
         index = [slice(None)] * x.ndim
         index[axis] = j
-        x[tuple(index)] += eps
+        d = x.shape[-1]
+        direction = np.linspace(1.0, 2.0, d) if d > 1 else np.ones(1)  # not constant over features
+        if isinstance(x, torch.Tensor):
+            direction = torch.as_tensor(direction, dtype=x.dtype, device=x.device)
+        x[tuple(index)] += eps * direction
         return x
 
     perturb = perturb or add_eps

@@ -69,3 +69,16 @@ def test_token_ids_need_their_own_perturbation():
 def test_rejects_outputs_without_positions():
     with pytest.raises(ValueError, match="positions on axis -2"):
         leaks_future(lambda x: x.sum(axis=-2), X)
+
+
+def test_default_change_survives_a_layer_norm():
+    # A constant shift of one token's features is erased by LayerNorm; the default change is not.
+    torch.manual_seed(0)
+    norm = torch.nn.LayerNorm(6)
+    x = torch.randn(5, 6)
+
+    def read_everything(x):
+        return norm(x).mean(dim=-2, keepdim=True).expand(5, 6)  # every output reads every token
+
+    leaks = leaks_future(read_everything, x)
+    assert leaks[np.triu_indices(5, k=1)].all()
