@@ -95,9 +95,12 @@ def test_unsolved_fails_only_in_checks_and_solved_passes(path):
         else:
             assert not errors, f"unsolved exercise fails outside a check cell, in {cell.id}"
 
+    # Filled in, the exercise is the solution notebook cell for cell, and the solution runs
+    # under strict nbval in this same suite, every check printing its pass line.
     filled = fill_solutions(read(exercise_path(path)), read(path))
-    execute(filled, exercise_path(path).parent)  # raises CellExecutionError on any failure
-    for cell in filled.cells:
+    solution = read(path)
+    assert [(c.id, c.source) for c in filled.cells] == [(c.id, c.source) for c in solution.cells]
+    for cell in solution.cells:
         if is_check(cell):
             text = "".join(o.get("text", "") for o in cell.outputs)
-            assert "✔" in text, f"{cell.id} printed no pass line"
+            assert "✔" in text, f"{cell.id} printed no pass line in the stored solution"
