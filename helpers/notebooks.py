@@ -14,6 +14,10 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+# A stored widget view can only say "Error displaying widget" when the notebook is reopened
+# (no widget state is saved), so it is dropped; the widget's text/plain line stays.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
 
 def execute(nb, cwd: Path, *, timeout: int = 600, allow_errors: bool = False):
     """Execute `nb` in a fresh python3 kernel whose working folder is `cwd`. Returns nb."""
@@ -37,6 +41,9 @@ def execute_in_place(path: Path, *, timeout: int = 600) -> float:
     start = time.perf_counter()
     execute(nb, path.parent, timeout=timeout)
     seconds = time.perf_counter() - start
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            output.get("data", {}).pop(WIDGET_VIEW, None)
     nbformat.write(nb, path)
     return seconds
 

@@ -1,0 +1,309 @@
+"""helpers.widgets: the explorers' pure functions, and each widget driven headlessly."""
+
+import math
+
+import matplotlib.pyplot as plt
+import nbformat
+import numpy as np
+import pytest
+import torch
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from helpers import widgets as W
+from helpers.attention import attention, softmax
+from helpers.masks import causal_mask
+from helpers.model import CharTokenizer, TinyGPT
+from helpers.positions import apply_rope, sinusoidal_encoding
+from helpers.scaling import entropy, row_weights
+
+from notebook_files import ROOT
+
+
+@pytest.fixture(scope="module")
+def scaling():
+    return W.scaling_explorer()
+
+
+@pytest.fixture(scope="module")
+def masks():
+    return W.mask_explorer()
+
+
+@pytest.fixture(scope="module")
+def heads():
+    return W.heads_explorer()
+
+
+@pytest.fixture(scope="module")
+def positions():
+    return W.position_explorer()
+
+
+def drive(explorer, **values):
+    """Set controls like a learner would; return (view, text, png) after the last change."""
+    for name, value in values.items():
+        explorer.controls[name].value = value
+    return explorer.view, explorer.text, explorer.image.value
+
+
+# --- 1. scaling ------------------------------------------------------------------------------
+
+
+def test_scaling_view_is_one_row_of_helpers_scaling():
+    for scaled in (False, True):
+        view = W.scaling_view(64, scaled, row=3)
+        expected = row_weights(64, scaled=scaled, n_rows=1, n_keys=16, seed=3)[0]
+        np.testing.assert_allclose(view["weights"], expected)
+        assert view["entropy"] == pytest.approx(float(entropy(expected)))
+        assert view["max_weight"] == expected.max() and view["argmax"] == expected.argmax()
+        np.testing.assert_allclose(view["weights"].sum(), 1)
+    # row 0 at d_k = 64 is lesson 03's section-4 row (largest unscaled weight 0.83)
+    assert round(W.scaling_view(64, False)["max_weight"], 2) == 0.83
+
+
+def test_scaling_view_saturates_only_without_the_scale():
+    raw = [W.scaling_view(d, False)["max_weight"] for d in (1, 64, 1024)]
+    scaled = [W.scaling_view(d, True)["max_weight"] for d in (1, 64, 1024)]
+    assert raw[0] == scaled[0]  # √1 = 1: the same row
+    assert raw[0] < raw[1] < raw[2] and raw[2] > 0.99
+    assert max(scaled) < 0.3
+    assert W.scaling_view(1024, False)["entropy"] < 0.01 < 2 < W.scaling_view(1024, True)["entropy"]
+
+
+def test_scaling_explorer_responds_to_the_slider_and_the_toggle(scaling):
+    start = drive(scaling, d_k=64, scaled=True, row=0)
+    assert start[1].startswith("d_k = 64, ÷ √64 = 8: largest weight 0.177")
+    moved = drive(scaling, d_k=1024)
+    assert moved[0]["d_k"] == 1024 and moved[1] != start[1] and moved[2] != start[2]
+    unscaled = drive(scaling, scaled=False)
+    assert unscaled[0]["max_weight"] > 0.99 > moved[0]["max_weight"]
+    assert "unscaled: largest weight 1.000" in unscaled[1]
+    assert "entropy 0.000 nats" in scaling.readout.value
+    assert scaling.controls["d_k"].options == W.D_K_STEPS
+    drive(scaling, d_k=64, scaled=True)
+    assert scaling.text == start[1] and scaling.image.value == start[2]  # back where it was
+
+
+def test_scaling_explorer_rejects_a_width_off_the_slider():
+    with pytest.raises(ValueError, match="d_k must be one of"):
+        W.scaling_explorer(d_k=100)
+
+
+# --- 2. masks --------------------------------------------------------------------------------
+
+
+def lesson04_setup():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(5, 8))
+    W_q, W_k, W_v = (rng.normal(size=(8, 4)) / np.sqrt(8) for _ in range(3))
+    return x @ W_q, x @ W_k, x @ W_v
+
+
+def test_example_scores_are_lesson_04s():
+    q, k, _ = lesson04_setup()
+    np.testing.assert_allclose(W.example_scores(5), q @ k.T / 2)
+
+
+@pytest.mark.parametrize("kind", W.MASK_KINDS)
+def test_mask_view_matches_the_reference_attention(kind):
+    q, k, v = lesson04_setup()
+    length = 3 if kind == "padding" else 5
+    view = W.mask_view(kind, length)
+    _, expected = attention(q, k, v, view["mask"])
+    np.testing.assert_allclose(view["weights"], expected)
+    np.testing.assert_allclose(view["row_sums"], 1)
+
+
+def test_mask_view_finds_the_weights_that_read_the_future():
+    later = np.triu(np.ones((5, 5), dtype=bool), k=1)
+    causal = W.mask_view("causal")
+    assert causal["n_future"] == 0 and causal["future_weight"] == 0
+    assert (causal["mask"] == causal_mask(5)).all()
+    for kind in ("none", "reversed causal"):
+        view = W.mask_view(kind)
+        assert view["n_future"] == 10 and (view["future"] == later).all()
+    reversed_ = W.mask_view("reversed causal")
+    np.testing.assert_allclose(reversed_["weights"][0], softmax(W.example_scores(5)[0]))
+    assert round(reversed_["weights"][0, 3], 3) == 0.366  # lesson 04: 我 reads 放到
+
+
+def test_mask_view_padding_and_length():
+    view = W.mask_view("padding", 3)
+    assert view["labels"] == ["我", "把", "书", "<pad>", "<pad>"]
+    assert np.all(view["weights"][:, 3:] == 0)  # no query reads a pad
+    assert view["n_future"] == 3  # padding alone is not causal: 我 reads 把 and 书, 把 reads 书
+    short = W.mask_view("causal", 3)
+    assert short["labels"] == ["我", "把", "书"] and short["weights"].shape == (3, 3)
+    with pytest.raises(ValueError, match="length must lie in 1..5"):
+        W.mask_view("causal", 6)
+    with pytest.raises(ValueError, match="mask must be one of"):
+        W.mask_view("diagonal")
+    with pytest.raises(ValueError, match=r"scores must be \(T, T\)"):
+        W.mask_view("causal", tokens=["a", "b"], scores=np.zeros((3, 3)))
+
+
+def test_draw_mask_outlines_exactly_the_future_weights_in_red():
+    for kind, n in (("causal", 0), ("reversed causal", 10), ("padding", 10)):
+        fig = Figure()
+        W.draw_mask(W.mask_view(kind), fig)
+        outlines = [p for p in fig.axes[1].patches
+                    if isinstance(p, Rectangle) and p.get_edgecolor()[:3] == (1.0, 0.0, 0.0)]
+        assert len(outlines) == n
+        assert {(int(p.get_y()), int(p.get_x())) for p in outlines} == {
+            tuple(ij) for ij in np.argwhere(W.mask_view(kind)["future"]).tolist()
+        }
+
+
+def test_mask_explorer_responds_to_the_choice_and_the_length(masks):
+    start = drive(masks, kind="causal", length=5)
+    assert start[1] == "causal, 5 real tokens: no weight reads the future; every row sums to 1"
+    rev = drive(masks, kind="reversed causal")
+    assert rev[0]["n_future"] == 10 and rev[2] != start[2]
+    assert rev[1].startswith("reversed causal, 5 real tokens: 10 weights read the future")
+    pad = drive(masks, kind="padding", length=2)
+    assert pad[0]["labels"][2:] == ["<pad>"] * 3 and "2 real tokens + 3 pads" in pad[1]
+    drive(masks, kind="causal", length=5)
+
+
+def test_mask_explorer_shows_the_lessons_own_scores():
+    tokens = ["a", "b", "c"]
+    scores = np.arange(9.0).reshape(3, 3)
+    explorer = W.mask_explorer(tokens, scores, kind="none")
+    np.testing.assert_allclose(explorer.view["weights"], softmax(scores))
+    assert explorer.controls["length"].max == 3
+
+
+# --- 3. heads --------------------------------------------------------------------------------
+
+
+def test_head_weights_of_the_example_stack_are_its_layers_weights():
+    text = "abcab"
+    w = W.head_weights(text)  # (L, H, T, T)
+    assert w.shape == (2, 4, 5, 5)
+    np.testing.assert_allclose(w.sum(axis=-1), 1)
+    x = W.char_inputs(text)
+    layer0 = W.example_stack()[0]
+    with torch.no_grad():
+        out, expected = layer0(x)
+    np.testing.assert_allclose(w[0], expected[0].numpy())
+    with torch.no_grad():
+        _, expected1 = W.example_stack()[1](x + out)  # layer 1 reads layer 0's residual stream
+    np.testing.assert_allclose(w[1], expected1[0].numpy())
+    assert not np.allclose(w[0, 0], w[0, 1])  # heads differ
+    causal = W.head_weights(text, causal=True)
+    assert np.all(causal[..., ~causal_mask(5)] == 0)
+
+
+def test_head_weights_errors():
+    with pytest.raises(ValueError, match="at least one character"):
+        W.head_weights("")
+    with pytest.raises(ValueError, match="at most 40 characters"):
+        W.head_weights("x" * 41)
+    with pytest.raises(ValueError, match="tokenizer"):
+        W.head_weights("abc", model=torch.nn.Linear(2, 2))
+    with pytest.raises(ValueError, match="layer must lie in 0..1 and head in 0..3"):
+        W.heads_view("abc", 2, 0, W.head_weights("abc"))
+
+
+def test_heads_explorer_responds_to_head_layer_and_text(heads):
+    start = drive(heads, text="the cat sat on the mat", layer=0, head=0)
+    assert start[0]["weights"].shape == (22, 22) and start[0]["labels"][3] == "␣"
+    other_head = drive(heads, head=2)
+    assert not np.allclose(other_head[0]["weights"], start[0]["weights"])
+    assert other_head[1] != start[1] and other_head[2] != start[2]
+    other_layer = drive(heads, layer=1)
+    assert not np.allclose(other_layer[0]["weights"], other_head[0]["weights"])
+    typed = drive(heads, text="我爱你")
+    assert typed[0]["labels"] == ["我", "爱", "你"] and typed[0]["weights"].shape == (3, 3)
+    np.testing.assert_allclose(typed[0]["weights"], W.head_weights("我爱你")[1, 2])
+    drive(heads, text="")  # a bad value: the readout says why, the picture stays
+    assert heads.error == "type at least one character" and "at least one" in heads.readout.value
+    assert heads.view["labels"] == ["我", "爱", "你"] and heads.image.value == typed[2]
+    drive(heads, text="the cat sat on the mat", layer=0, head=0)
+    assert heads.error is None and heads.text == start[1]
+
+
+def test_heads_explorer_over_a_tiny_language_model():
+    tokenizer = CharTokenizer("abc ")
+    model = TinyGPT(tokenizer.vocab_size, d_model=16, n_heads=2, n_layers=3, max_len=32)
+    explorer = W.heads_explorer(model, tokenizer, "abc cab")
+    assert explorer.controls["layer"].options == (("layer 0", 0), ("layer 1", 1), ("layer 2", 2))
+    assert [v for _, v in explorer.controls["head"].options] == [0, 1]
+    w = explorer.view["weights"]
+    assert w.shape == (7, 7) and np.all(w[~causal_mask(7)] == 0)  # TinyGPT is causal
+    assert model.training  # looked at in eval mode, then given back in the mode it came in
+    drive(explorer, text="abcd")
+    assert "'d' at position 3 is not in the vocabulary" in explorer.error
+
+
+# --- 4. positions ----------------------------------------------------------------------------
+
+
+def test_rope_scores_are_the_rotated_dot_products():
+    rng = np.random.default_rng(0)
+    q, k = rng.standard_normal(16), rng.standard_normal(16)
+    S = W.position_scores("RoPE", offset=5, T=4)
+    rot = lambda x, p: apply_rope(x[None], positions=[p])[0]  # noqa: E731
+    assert S[1, 3] == pytest.approx(rot(q, 6) @ rot(k, 8))
+    pe = sinusoidal_encoding(9, 16)
+    assert W.position_scores("sinusoidal PE·PE", 5, 4)[1, 3] == pytest.approx(pe[6] @ pe[8])
+    added = W.position_scores("sinusoidal added", 5, 4)[1, 3]
+    assert added == pytest.approx((q + pe[6]) @ (k + pe[8]))
+    with pytest.raises(ValueError, match="kind must be one of"):
+        W.position_scores("ALiBi")
+
+
+def test_only_the_added_encoding_depends_on_absolute_positions():
+    assert W.diagonal_spread(np.add.outer(np.arange(4), -np.arange(4))) == 0
+    for kind in ("RoPE", "sinusoidal PE·PE"):
+        for offset in (0, 37, 500):
+            view = W.position_view(kind, offset)
+            assert view["diagonal_spread"] < 1e-12 and view["change_from_offset_0"] < 1e-12
+            assert "depends only on m − n" in W.describe_position(view)
+    added = W.position_view("sinusoidal added", 37)
+    assert added["diagonal_spread"] > 1 and added["change_from_offset_0"] > 1
+    assert "depends on m and n themselves" in W.describe_position(added)
+
+
+def test_position_explorer_responds_to_kind_and_offset(positions):
+    rope0 = drive(positions, kind="RoPE", offset=0)
+    rope = drive(positions, offset=250)
+    np.testing.assert_allclose(rope[0]["scores"], rope0[0]["scores"], atol=1e-12)  # same matrix
+    assert rope[1] != rope0[1] and "positions 250..261" in rope[1]
+    added0 = drive(positions, kind="sinusoidal added", offset=0)
+    added = drive(positions, offset=250)
+    assert np.abs(added[0]["scores"] - added0[0]["scores"]).max() > 1
+    assert added[2] != added0[2] and added[2] != rope[2]
+    drive(positions, kind="RoPE", offset=0)
+
+
+# --- all -------------------------------------------------------------------------------------
+
+
+def test_explorers_leave_no_pyplot_figure_and_have_a_short_text_repr(
+    scaling, masks, heads, positions
+):
+    assert plt.get_fignums() == []
+    for explorer in (scaling, masks, heads, positions):
+        assert repr(explorer) == f"{explorer.name}: run this cell in Jupyter to move its controls"
+        assert len(repr(explorer)) <= 110  # ipywidgets cuts a longer text/plain with "…"
+        assert explorer.image.value[:8] == b"\x89PNG\r\n\x1a\n"
+        assert "attention-explorer" in explorer._dom_classes
+        assert "explorer-readout" in explorer.readout._dom_classes
+    assert math.isclose(W.scaling_view()["uniform_entropy"], math.log(16))
+
+
+@pytest.mark.parametrize("lesson", ["03_scaling", "04_masks"])
+def test_lessons_show_their_explorer_and_store_no_dead_widget_view(lesson):
+    """A stored widget view without stored widget state can only show "Error displaying
+    widget: model not found" when the notebook is opened; the explorer's text/plain says what
+    to do instead."""
+    nb = nbformat.read(ROOT / "notebooks" / f"{lesson}.ipynb", as_version=4)
+    cell = next(c for c in nb.cells if c.get("id") == "explorer")
+    assert cell.source.startswith("# NBVAL_IGNORE_OUTPUT\n")
+    assert "_explorer(" in cell.source
+    data = [o.get("data", {}) for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [d for d in data if "application/vnd.jupyter.widget-view+json" in d]
+    assert any("run this cell in Jupyter to move its controls" in d.get("text/plain", "")
+               for d in data)
