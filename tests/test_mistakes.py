@@ -10,6 +10,7 @@ The solution notebook's cells run in-process, with the wrong answer in place of 
 
 import contextlib
 import io
+import re
 import runpy
 from pathlib import Path
 
@@ -23,13 +24,22 @@ CASES = [
 ]
 
 
+EXERCISE_CELL = re.compile(r"^ex\d+-(answer|check)$")
+
+
 def run_until_check(lesson, exercise, answer_code):
-    """Run the solution's cells up to `exercise`'s check; return that check's exception."""
+    """Run the solution's cells up to `exercise`'s check; return that check's exception.
+
+    Other exercises' cells are skipped: no other cell may call a student's function, so the
+    setup cells and this exercise's answer are all its check needs.
+    """
     nb = read(ROOT / "solutions" / f"{lesson}.ipynb")
     namespace = {"__name__": "__main__"}
     with contextlib.redirect_stdout(io.StringIO()):
         for cell in nb.cells:
             if cell.cell_type != "code":
+                continue
+            if EXERCISE_CELL.match(cell.id) and not cell.id.startswith(f"{exercise}-"):
                 continue
             source = answer_code if cell.id == f"{exercise}-answer" else cell.source
             if cell.id == f"{exercise}-check":
