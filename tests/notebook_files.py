@@ -1,5 +1,7 @@
 """Where the course's notebooks are, for the tests."""
 
+import contextlib
+import io
 from pathlib import Path
 
 import nbformat
@@ -16,3 +18,27 @@ def read(path):
 
 def ids(paths):
     return [p.stem for p in paths]
+
+
+def exec_cells(nb, *, skip=lambda cell: False, sources=None, stop_after=None):
+    """Run a notebook's code cells in this process, in order, in one namespace.
+
+    Much faster than a kernel, and what the cells do is the same: no cell uses magics.
+    sources: {cell id: source to run instead}; skip(cell) -> True leaves a cell out.
+    Returns {cell id: the exception it raised, or None}; stops after the cell `stop_after`.
+    """
+    sources = sources or {}
+    namespace = {"__name__": "__main__"}
+    outcome = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        for cell in nb.cells:
+            if cell.cell_type != "code" or skip(cell):
+                continue
+            try:
+                exec(compile(sources.get(cell.id, cell.source), cell.id, "exec"), namespace)
+                outcome[cell.id] = None
+            except Exception as error:  # noqa: BLE001 - the caller judges every exception
+                outcome[cell.id] = error
+            if cell.id == stop_after:
+                break
+    return outcome

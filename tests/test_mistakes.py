@@ -8,15 +8,13 @@ Each file in tests/mistakes/ is named after a lesson and holds MISTAKES, a list 
 The solution notebook's cells run in-process, with the wrong answer in place of the right one.
 """
 
-import contextlib
-import io
 import re
 import runpy
 from pathlib import Path
 
 import pytest
 
-from notebook_files import ROOT, read
+from notebook_files import ROOT, exec_cells, read
 
 MISTAKE_FILES = sorted((Path(__file__).parent / "mistakes").glob("[0-9]*.py"))
 CASES = [
@@ -34,22 +32,18 @@ def run_until_check(lesson, exercise, answer_code):
     setup cells and this exercise's answer are all its check needs.
     """
     nb = read(ROOT / "solutions" / f"{lesson}.ipynb")
-    namespace = {"__name__": "__main__"}
-    with contextlib.redirect_stdout(io.StringIO()):
-        for cell in nb.cells:
-            if cell.cell_type != "code":
-                continue
-            if EXERCISE_CELL.match(cell.id) and not cell.id.startswith(f"{exercise}-"):
-                continue
-            source = answer_code if cell.id == f"{exercise}-answer" else cell.source
-            if cell.id == f"{exercise}-check":
-                try:
-                    exec(compile(source, cell.id, "exec"), namespace)
-                except AssertionError as error:
-                    return error
-                return None
-            exec(compile(source, cell.id, "exec"), namespace)
-    raise LookupError(f"no cell {exercise}-check in {lesson}")
+    check = f"{exercise}-check"
+    if check not in {c.id for c in nb.cells}:
+        raise LookupError(f"no cell {check} in {lesson}")
+    outcome = exec_cells(
+        nb,
+        skip=lambda c: bool(EXERCISE_CELL.match(c.id)) and not c.id.startswith(f"{exercise}-"),
+        sources={f"{exercise}-answer": answer_code},
+        stop_after=check,
+    )
+    failed = {cid: e for cid, e in outcome.items() if e is not None and cid != check}
+    assert not failed, f"cells before the check failed: {failed}"
+    return outcome[check]
 
 
 def test_every_lesson_names_its_mistakes():
@@ -64,6 +58,7 @@ def test_every_lesson_names_its_mistakes():
 def test_wrong_answer_gets_teaching_message(lesson, mistake):
     error = run_until_check(lesson, mistake["exercise"], mistake["code"])
     assert error is not None, f"the check passed a wrong answer ({mistake['kind']})"
+    assert isinstance(error, AssertionError), f"the check crashed: {error!r}"
     assert mistake["expect"].lower() in str(error).lower(), (
         f"message should name the mistake ({mistake['expect']!r}); got: {error}"
     )
