@@ -3,7 +3,7 @@
 import itertools
 
 import numpy as np
-import pytest
+from check_contract import contract_tests
 
 from helpers.attention import attention
 from helpers.checks import position
@@ -22,37 +22,14 @@ def rope_attention(q, k, v, positions):
     return attention(apply_rope(q, positions=positions), apply_rope(k, positions=positions), v)
 
 
-@pytest.mark.parametrize(
-    "check, answer",
-    [
-        (position.check_is_permutation_equivariant, all_orders),
-        (position.check_sinusoidal, sinusoidal_encoding),
-        (position.check_rope, apply_rope),
-        (position.check_rope_attention, rope_attention),
-        (position.check_alibi_bias, alibi_bias),
-    ],
-)
-def test_reference_passes(check, answer, capsys):
-    check(answer)
-    assert capsys.readouterr().out.startswith("✔")
-
-
-@pytest.mark.parametrize(
-    "check",
-    [
-        position.check_is_permutation_equivariant,
-        position.check_sinusoidal,
-        position.check_rope,
-        position.check_rope_attention,
-        position.check_alibi_bias,
-    ],
-)
-def test_stub_error_propagates(check):
-    def stub(*args):
-        raise NotImplementedError("not attempted")
-
-    with pytest.raises(NotImplementedError):
-        check(stub)
+REFERENCES = [
+    (position.check_is_permutation_equivariant, all_orders),
+    (position.check_sinusoidal, sinusoidal_encoding),
+    (position.check_rope, apply_rope),
+    (position.check_rope_attention, rope_attention),
+    (position.check_alibi_bias, alibi_bias),
+]
+test_right_answer_passes, test_stub_propagates = contract_tests(REFERENCES)
 
 
 def test_rope_check_accepts_a_torch_answer():
