@@ -194,6 +194,7 @@ def check_next_token_loss(next_token_loss) -> None:
 # --- Exercise: the cheating detector ---------------------------------------------------------
 
 LEAK_AT = 3  # the one-leak model: position 3 reads token 4
+FAR_LEAK = (2, 6)  # the far-leak model: position 2 reads token 6, four positions ahead
 
 
 def _detector_cases():
@@ -221,6 +222,12 @@ def _detector_cases():
         logits[:, LEAK_AT] += table[ids[:, LEAK_AT + 1]]  # position 3 peeks at token 4
         return logits
 
+    def far_leak(ids):
+        logits = causal(ids).clone()
+        reader, read = FAR_LEAK
+        logits[:, reader] += table[ids[:, read]]  # position 2 peeks at token 6 only
+        return logits
+
     ids = torch.randint(0, V, (1, T), generator=torch.Generator().manual_seed(2))
     return ids, [
         ("causal", causal, False, ""),
@@ -229,6 +236,9 @@ def _detector_cases():
         ("no mask", fn(models["no mask"]), True, "every position reads every other"),
         ("one leak", one_leak, True,
          f"the model is causal except that position {LEAK_AT} also reads token {LEAK_AT + 1}"),
+        ("far leak", far_leak, True,
+         f"the model is causal except that position {FAR_LEAK[0]} also reads token "
+         f"{FAR_LEAK[1]}, {FAR_LEAK[1] - FAR_LEAK[0]} positions ahead"),
     ]
 
 
@@ -277,10 +287,11 @@ def check_leaks(leaks) -> None:
             raise AssertionError(
                 f"leaks: your detector missed a leak ({name}: {how}). Perturb every later token "
                 "j = 1..T-1, not only the last one, and compare every position before j, not "
-                "only position 0."
+                "only position 0 or position j - 1."
             )
-    core.passed("leaks: flags the reversed model, the unmasked one and a single leak "
-                f"({LEAK_AT} reads {LEAK_AT + 1}); passes causal models of 1 and 2 layers")
+    core.passed("leaks: flags the reversed model, the unmasked one and two single leaks "
+                f"({LEAK_AT} reads {LEAK_AT + 1}, {FAR_LEAK[0]} reads {FAR_LEAK[1]}); passes "
+                "causal models of 1 and 2 layers")
 
 
 def reference_leaks(model_fn, ids) -> bool:

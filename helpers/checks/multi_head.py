@@ -409,6 +409,12 @@ def _swap_in_one_head(x, H):
     return heads
 
 
+def _move_last_feature(x, H):
+    heads = split_heads(x, H).clone()
+    heads[..., -1] = heads[..., -1].roll(1, dims=-1)  # last feature of position t: token t-1
+    return heads
+
+
 def _splits():
     """Split functions (x, n_heads) -> (B, H, T, d_head), with whether they mix tokens."""
     def mixes_sequences(x, H):
@@ -431,6 +437,10 @@ def _splits():
         "a split that swaps two positions in one head": (
             _swap_in_one_head, True,
             "only head 1 is wrong (positions 1 and 2 swapped); check every head"),
+        "a split that moves the last feature of every head": (
+            _move_last_feature, True,
+            "feature 0 of every position is right, but the last feature of position t comes "
+            "from token t-1; compare every feature, not only the first"),
         "a split that transposes first": (
             lambda x, H: x.transpose(1, 2).reshape(x.shape[0], H, x.shape[1], -1), True,
             "x.transpose(1, 2).reshape(B, H, T, d_head)"),
@@ -472,5 +482,5 @@ def check_mixes_tokens(mixes_tokens) -> None:
                                  f"token in place.{extra}")
         if mixes and not verdicts[name]:
             raise AssertionError(f"mixes_tokens: your test missed {name}: {how}.")
-    core.passed("mixes_tokens: catches the no-transpose reshape and 5 other token mix-ups; "
+    core.passed("mixes_tokens: catches the no-transpose reshape and 6 other token mix-ups; "
                 "passes split_heads and an interleaved (but token-preserving) split")

@@ -19,8 +19,9 @@ def _equivariance_layers():
     """x (T, d) and layers x -> (T, d_out), each with whether it is permutation-equivariant.
 
     The non-equivariant ones are chosen so that each lazy choice of permutations misses one:
-    a symmetric distance bias survives reversal, a circular one survives cyclic shifts, and a
-    marker on token 0 survives every reorder that keeps token 0 in place.
+    a symmetric distance bias survives reversal, a circular one survives cyclic shifts, a ring
+    distance survives both (and their combinations), and a marker on token 0 survives every
+    reorder that keeps token 0 in place.
     """
     rng = np.random.default_rng(6)
     T, d = 4, 6
@@ -31,6 +32,7 @@ def _equivariance_layers():
     i, j = np.indices((T, T))
     symmetric = -1.0 * np.abs(i - j)  # (T, T): unchanged when the sequence is reversed
     circular = -1.0 * ((i - j) % T)  # (T, T): unchanged under a cyclic shift (np.roll)
+    ring = -1.0 * np.minimum((i - j) % T, (j - i) % T)  # (T, T): distance around a ring
     marker = np.zeros((T, d))
     marker[0] = 1.5  # a learned "first token" vector on position 0 only
 
@@ -57,6 +59,10 @@ def _equivariance_layers():
          lambda x: attend(x, bias=circular), False,
          "a cyclic shift (np.roll) leaves circular distances unchanged, so shifts alone cannot "
          "reveal it; try orders that are not cyclic shifts"),
+        ("attention with a bias on the distance around a ring, -min(|i - j|, T - |i - j|)",
+         lambda x: attend(x, bias=ring), False,
+         "reversals, cyclic shifts and their combinations all keep distances around a ring, so "
+         "they cannot reveal it; they are only 2T of the T! orders"),
         ("attention with a marker added to token 0 only", lambda x: attend(x + marker), False,
          "only position 0 carries position information, so any order that keeps token 0 in "
          "place cannot reveal it; let some order move token 0"),
@@ -107,8 +113,8 @@ def check_is_permutation_equivariant(is_permutation_equivariant) -> None:
             )
     core.passed(
         "is_permutation_equivariant: True for attention without positions and a per-token MLP; "
-        "False for sinusoidal positions, a causal mask, RoPE, symmetric and circular biases, "
-        "and a marker on token 0"
+        "False for sinusoidal positions, a causal mask, RoPE, symmetric, circular and ring "
+        "distance biases, and a marker on token 0"
     )
 
 

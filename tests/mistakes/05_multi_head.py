@@ -312,4 +312,11 @@ MISTAKES = [
     heads = split(1000 * b + 100 * t + f, n_heads)
     return not bool((heads // 100 % 10 == 0).all())
 '''),
+    dict(exercise="ex6", kind="checks the first feature of each head only",
+         expect="compare every feature",
+         code='''def mixes_tokens(split, B=2, T=5, D=12, n_heads=3):
+    label = torch.arange(B * T, dtype=torch.float64).view(B, T, 1)
+    heads = split(label.expand(B, T, D).clone(), n_heads)
+    return not bool((heads[..., 0] == label.view(B, 1, T)).all())
+'''),
 ]

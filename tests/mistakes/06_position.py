@@ -48,6 +48,12 @@ MISTAKES = [
          code='''def is_permutation_equivariant(attend, x):
     return bool(np.allclose(attend(np.roll(x, 1, axis=0)), np.roll(attend(x), 1, axis=0)))
 '''),
+    dict(exercise="ex1", kind="reversal and cyclic shifts only", expect="distance around a ring",
+         code='''def is_permutation_equivariant(attend, x):
+    T, base = len(x), attend(x)
+    orders = [list(range(T))[::-1]] + [list(np.roll(range(T), s)) for s in range(1, T)]
+    return all(np.allclose(attend(x[order]), base[order]) for order in orders)
+'''),
     dict(exercise="ex1", kind="only swaps of the last two tokens", expect="keeps token 0 in place",
          code='''def is_permutation_equivariant(attend, x):
     order = list(range(len(x)))

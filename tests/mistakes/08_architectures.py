@@ -131,6 +131,17 @@ MISTAKES = [
             return True
     return False
 '''),
+    dict(exercise="ex4", kind="compares only the position just before j",
+         expect="position 2 also reads token 6",
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    for j in range(1, ids.shape[1]):
+        changed = ids.clone()
+        changed[0, j] = (changed[0, j] + 1) % base.shape[-1]
+        if not torch.allclose(model_fn(changed)[:, j - 1], base[:, j - 1]):
+            return True
+    return False
+'''),
     dict(exercise="ex4", kind="returns a tensor of booleans", expect="return True",
          code='''def leaks(model_fn, ids):
     base = model_fn(ids)
