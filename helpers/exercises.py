@@ -73,7 +73,10 @@ def make_exercise(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
             if has_solution(cell):
                 if is_check(cell):
                     raise ValueError(f"cell {cell.id}: a check cell cannot hold an answer region")
-                cell.source = stub_source(cell.source)
+                try:
+                    cell.source = stub_source(cell.source)
+                except ValueError as e:
+                    raise ValueError(f"cell {cell.id}, {e}") from None
             cell.outputs = []
             cell.execution_count = None
             cell.metadata.pop("execution", None)

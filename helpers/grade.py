@@ -22,12 +22,13 @@ still graded. Each cell's result is mapped to its exercise: `passed`, `failed` (
 message, word for word), `not attempted` (the stub still raises NotImplementedError), `error`
 (the exception's type and message), `timeout`, `tampered`, or `unreadable` (not a notebook).
 
-This defeats what a notebook can do to its checks; it is not a sandbox. The student's code runs
-with the grader's permissions and could still attack files or processes: grade untrusted work
-in CI, one submission per job, as classroom/grade.yml does.
+This defeats a cell that edits, deletes or redefines what the checks use; it is not a sandbox.
+The student's code runs in the same Python process as the checks and with the grader's
+permissions: code written to attack the grader itself (replace `__grade_fresh__`, say) can
+still fool it, or attack files and processes. Grade untrusted work in CI, one submission per
+job, as classroom/grade.yml does, and read the submissions of surprising full marks.
 
 Exit status: 0 when every exercise passed, 1 when any did not, 2 for a usage error.
-`python -m helpers.grade --benchmark [N]` grades N solved notebooks and prints the time.
 """
 
 from __future__ import annotations
@@ -51,8 +52,9 @@ from pathlib import Path
 sys.modules.setdefault("rfc3987_syntax", None)
 
 import nbformat  # noqa: E402
+from nbformat.validator import iter_validate  # noqa: E402
 
-from helpers.exercises import fill_solutions, is_check, make_exercise  # noqa: E402
+from helpers.exercises import is_check  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
@@ -161,10 +163,6 @@ class Lesson:
     path: Path
     exercises: list[Exercise]
     cell_ids: list[str]  # every cell id of the solution, in order
-
-    @property
-    def possible(self) -> float:
-        return sum(e.points for e in self.exercises)
 
 
 def load_lesson(path: Path) -> Lesson:
@@ -464,7 +462,7 @@ def _run_pass(jobs: list[Job], work: Path, timeout: float, processes: int) -> No
     (profile / "ipython_kernel_config.py").write_text(
         "c.HistoryManager.enabled = False\n", encoding="utf-8")
     paths = []
-    for job in jobs:
+    for job in sorted(jobs, key=lambda job: -len(job.cells)):  # the longest first
         key = f"nb{job.number:04d}"
         folder = root / key
         (folder / "exercises").mkdir(parents=True)
@@ -623,6 +621,8 @@ def judge(job: Job, timeout: float) -> list[Result]:
                 f"{check[1]}")
         else:
             status, message = check
+            if status == "passed" and problems:  # the answer is right; say what else went wrong
+                message += f"; note: {problems[0][1]}"
         outcome = status
         if plan.tampered:
             message = (f"the check cell was {plan.tampered}; graded with the original check "
@@ -634,28 +634,42 @@ def judge(job: Job, timeout: float) -> list[Result]:
 
 
 def _unreadable(path: Path, lesson: Lesson, why: str) -> Report:
-    message = f"not a readable notebook ({why})"
+    message = f"not a readable notebook: {why}"
     results = [Result(e.key, e.title, e.points, 0, "unreadable", message, "unreadable")
                for e in lesson.exercises]
     return Report(path, lesson, results, unreadable=why)
 
 
 def read_student(path: Path):
-    """The student's notebook, read-only; raises ValueError when it is not a notebook."""
+    """The student's notebook, read-only; ValueError saying what is wrong when it is not one."""
     try:
-        text = path.read_text(encoding="utf-8")
-        nb = nbformat.reads(text, as_version=4)
-        if not isinstance(nb.get("cells"), list):
-            raise ValueError("no list of cells")
-        for cell in nb.cells:
-            if cell.get("cell_type") not in ("code", "markdown", "raw") or \
-                    not isinstance(cell.get("source", ""), str):
-                raise ValueError("a cell without a type or source")
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:  # what grading reads of each cell
+            if cell.cell_type not in ("code", "markdown", "raw") or \
+                    not isinstance(cell.source, str) or not isinstance(cell.metadata, dict):
+                raise ValueError
         return nb
-    except ValueError:
-        raise
     except Exception as e:  # NotJSONError, ValidationError, UnicodeDecodeError, ...
-        raise ValueError(f"{type(e).__name__}: {str(e).splitlines()[0][:200]}") from None
+        raise ValueError(_not_a_notebook(path, e)) from None
+
+
+def _not_a_notebook(path: Path, error: Exception) -> str:
+    """Why `path` is not a notebook: in the words of nbformat's schema when it can say."""
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        return f"cannot read the file ({e.strerror})"
+    if not raw.strip():
+        return "the file is empty"
+    try:
+        data = json.loads(raw)
+    except ValueError as e:  # a UnicodeDecodeError is a ValueError
+        return f"expected a Jupyter notebook (JSON text); {e}"[:300]
+    problem = next(iter_validate(data, version=4), None)
+    if problem is None:
+        return f"expected a Jupyter notebook (nbformat 4); {type(error).__name__}: {error}"[:300]
+    where = "/".join(map(str, problem.absolute_path)) or "the top level"
+    return f"expected a Jupyter notebook (nbformat 4); at {where}: {problem.message}"[:300]
 
 
 def grade(pairs, *, timeout: float = DEFAULT_TIMEOUT, jobs: int = 1) -> list[Report]:
@@ -666,7 +680,7 @@ def grade(pairs, *, timeout: float = DEFAULT_TIMEOUT, jobs: int = 1) -> list[Rep
         try:
             student = read_student(path)
         except ValueError as e:
-            reports[number] = _unreadable(path, lesson, str(e) or "not valid JSON")
+            reports[number] = _unreadable(path, lesson, str(e))
             continue
         job = Job(number, path, lesson)
         job.cells, job.plans = plan_copy(student, lesson)
@@ -803,32 +817,6 @@ def all_passed(reports: list[Report]) -> bool:
     return bool(reports) and all(r.status == "passed" for rep in reports for r in rep.results)
 
 
-# --- benchmark -------------------------------------------------------------------------------
-
-
-def benchmark(count: int = 40, jobs: int = 2, timeout: float = DEFAULT_TIMEOUT,
-              solutions: Path = SOLUTIONS) -> float:
-    """Grade `count` solved notebooks (the lessons in turn) with `jobs`; return seconds."""
-    lessons = load_lessons([solutions])
-    with tempfile.TemporaryDirectory(prefix="grade-bench-") as tmp:
-        pairs = []
-        names = sorted(lessons)
-        for i in range(count):
-            lesson = lessons[names[i % len(names)]]
-            solution = nbformat.read(lesson.path, as_version=4)
-            submission = fill_solutions(make_exercise(solution), solution)
-            path = Path(tmp) / f"student{i:02d}" / f"{lesson.name}.ipynb"
-            path.parent.mkdir()
-            nbformat.write(submission, path)
-            pairs.append((path, lesson))
-        start = time.perf_counter()
-        reports = grade(pairs, timeout=timeout, jobs=jobs)
-        seconds = time.perf_counter() - start
-    if not all_passed(reports):
-        raise RuntimeError("a solved notebook did not get full marks:\n" + format_table(reports))
-    return seconds
-
-
 # --- command line ----------------------------------------------------------------------------
 
 
@@ -851,8 +839,6 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--solutions", type=Path, action="append", metavar="DIR",
                         help="folder of canonical solution notebooks (default: the course's "
                         "solutions/); may be given more than once")
-    parser.add_argument("--benchmark", type=int, nargs="?", const=40, metavar="N",
-                        help="grade N solved notebooks (default 40) and print the time")
     return parser
 
 
@@ -865,16 +851,16 @@ def main(argv=None) -> int:
     try:
         if args.timeout <= 0 or args.jobs < 1:
             raise UsageError("--timeout must be positive and --jobs at least 1")
-        if args.benchmark is not None:
-            seconds = benchmark(args.benchmark, args.jobs, args.timeout,
-                                (args.solutions or [SOLUTIONS])[0])
-            print(f"graded {args.benchmark} solved notebooks with --jobs {args.jobs} "
-                  f"in {seconds:.1f} s")
-            return 0
         if not args.paths:
             raise UsageError("give at least one notebook or folder to grade")
         lessons = load_lessons(args.solutions or [SOLUTIONS])
         pairs, warnings = find_notebooks(args.paths, lessons)
+        graded = {path.resolve() for path, _ in pairs}
+        for target in (args.json, args.junit, args.csv):  # checked before grading, not after
+            if target is not None and target.resolve() in graded:
+                raise UsageError(f"{target}: a report would overwrite a notebook being graded")
+            if target is not None and (target.is_dir() or not _writable(target.parent)):
+                raise UsageError(f"{target}: cannot write a report there")
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -889,9 +875,16 @@ def main(argv=None) -> int:
         (args.csv, lambda: to_csv(reports)),
     ):
         if target is not None:
-            target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text(), encoding="utf-8")
     return 0 if all_passed(reports) else 1
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
 
 
 if __name__ == "__main__":

@@ -179,7 +179,12 @@ def lab():
     assert not me.children(recursive=True), "a child process outlived the test"
 
 
-STATE_JS = """() => {
+# Outputs a learner must never see: an exception (JupyterLab shows it as stderr) or stderr.
+PROBLEM_OUTPUTS = (
+    '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"],'
+    ' .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]'
+)
+STATE_JS = """(problems) => {
     const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
     if (!nb) return {done: false, kernelReady: false, notebook: false};
     const prompts = [...nb.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
@@ -190,7 +195,10 @@ STATE_JS = """() => {
     const img = nb.querySelector('.attention-explorer .explorer-image');
     const drawn = !!img && img.complete && img.naturalWidth > 0;
     const counted = prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p));
-    return {done: counted && kernelReady && drawn, kernelReady, kernel, status, drawn, prompts};
+    // Run All stops at a cell that raises: the cells after it are never numbered
+    const failed = !!nb.querySelector(problems);
+    const done = kernelReady && ((counted && drawn) || failed);
+    return {done, failed, kernelReady, kernel, status, drawn, prompts};
 }"""
 
 
@@ -224,22 +232,26 @@ def start_run_all(lesson: Lesson) -> None:
     page = lesson.page
     # The kernel is up when the toolbar names it and it is idle (while the page still says
     # "No Kernel", the indicator already reads idle, and Run All would ask for a kernel).
-    page.wait_for_function(f"() => ({STATE_JS})().kernelReady", timeout=60_000)
+    page.wait_for_function(f"(p) => ({STATE_JS})(p).kernelReady", arg=PROBLEM_OUTPUTS,
+                           timeout=60_000)
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
 
 
 def wait_for_run_all(lesson: Lesson) -> None:
-    """Done when the live explorer has drawn (the stored notebook holds no widget view), every
-    cell has its number (none waits with [*]) and the kernel is idle."""
+    """Done when the kernel is idle and either the live explorer has drawn (the stored notebook
+    holds no widget view) and every cell has its number (none waits with [*]), or a cell shows
+    an error (Run All stops there; `assert_no_errors` then reports it)."""
     page, name = lesson.page, lesson.name
     try:
-        page.wait_for_function(f"() => ({STATE_JS})().done", timeout=RUN_ALL_TIMEOUT_MS)
+        page.wait_for_function(f"(p) => ({STATE_JS})(p).done", arg=PROBLEM_OUTPUTS,
+                               timeout=RUN_ALL_TIMEOUT_MS)
     except PlaywrightTimeout:
         shot = Path(tempfile.gettempdir()) / f"browser-test-{name}.png"
         page.screenshot(path=shot, full_page=True)
-        pytest.fail(f"{name}: Run All did not finish; page state {page.evaluate(STATE_JS)}, "
-                    f"screenshot {shot}", pytrace=False)
+        state = page.evaluate(STATE_JS, PROBLEM_OUTPUTS)
+        pytest.fail(f"{name}: Run All did not finish; page state {state}, screenshot {shot}",
+                    pytrace=False)
 
 
 @pytest.fixture(scope="module")
@@ -256,10 +268,7 @@ def running(lab):
 
 def assert_no_errors(lesson: Lesson, when: str = "after Run All") -> None:
     page, name = lesson.page, f"{lesson.name} {when}"
-    outputs = page.locator(
-        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"],'
-        ' .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]'
-    )
+    outputs = page.locator(PROBLEM_OUTPUTS)
     assert outputs.count() == 0, f"{name}: a cell shows an error or stderr:\n" + "\n".join(
         outputs.all_inner_texts()
     )

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from helpers.exercises import (
+    BEGIN,
     exercise_path,
     fill_solutions,
     has_solution,
@@ -45,6 +46,10 @@ def test_solution_structure(path):
     assert len(checks) >= 4, "each lesson has at least 4 graded exercises"
     answer_numbers = [ANSWER_ID.match(c.id) for c in answers]
     assert all(answer_numbers), f"answer cells are named exN-answer: {[c.id for c in answers]}"
+    for answer in answers:  # an unsolved exercise fails with a hint
+        hints = [BEGIN.match(line)["hint"] for line in answer.source.splitlines()
+                 if BEGIN.match(line)]
+        assert all(h and h.strip() for h in hints), f"{answer.id}: BEGIN SOLUTION hint: ..."
     for check in checks:
         m = CHECK_ID.match(check.id)
         assert m, f"check cell ids are exN-check, got {check.id}"
@@ -72,6 +77,11 @@ def test_stub_keeps_indentation_and_hint():
     assert f"    raise NotImplementedError({message!r})" in stub
     with pytest.raises(ValueError, match="without END"):
         stub_source("### BEGIN SOLUTION\nx = 1\n")
+    broken = read(SOLUTIONS[0])
+    answer = next(c for c in broken.cells if has_solution(c))
+    answer.source += "\n### END SOLUTION"
+    with pytest.raises(ValueError, match=f"cell {answer.id}, line .*: END SOLUTION without BEGIN"):
+        make_exercise(broken)
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # plt.show() on the Agg backend

@@ -5,13 +5,16 @@ side the first time a test needs one:
 
 - "toy": a tiny synthetic lesson built here with nbformat (its own solutions folder, passed
   with --solutions) and one submitted notebook per robustness case;
-- "course": a copy of every solution notebook (full marks) and every exercise notebook (0 points,
-  `not attempted`), and the named wrong answers of tests/mistakes/, each graded `failed` with a
-  message naming the mistake. The wrong answers of a lesson all go into one notebook, graded
-  against a derived solution that repeats each exercise's canonical check cell (same source,
-  id `exNmJ-check`) after it, once per wrong answer J, with the right answer put back after
-  each check, so one kernel grades every wrong answer of the lesson independently;
-- "classroom": the script steps of classroom/grade.yml, on a solved toy notebook.
+- "classroom": the script steps of classroom/grade.yml, grading a copy of every solution
+  notebook of the course: each gets full marks, and the step exits 0;
+- "course": one notebook per lesson, made of the committed exercise notebook (unsolved: every
+  exercise gets 0, `not attempted`) with the named wrong answers of tests/mistakes/ added, each
+  graded `failed` with a message naming the mistake. Each wrong answer J of exercise N goes in
+  after the exercise's check, followed by a repeat of that canonical check cell (same source,
+  id `exNmJ-check`); the notebook is graded against the solution with the same repeats, so one
+  kernel grades the unsolved exercises and every wrong answer of the lesson. (No cell outside
+  an answer calls a student's function, as tests/test_mistakes.py proves, so each wrong answer
+  is graded on its own.)
 """
 
 from __future__ import annotations
@@ -137,48 +140,45 @@ def _without(nb, *cids):
 def toy_cases() -> dict[str, object]:
     """Submitted notebooks by case; a str is written as the file's raw text."""
     cases = {
-        "solved": TOY_SOLVED,
-        "unsolved": TOY_EXERCISE,
         "mixed": _answers(TOY_SOLVED, **{
             "ex1-answer": WRONG_SOFTMAX,
             "ex2-answer": "def double(v):\n    return v.doubled()",
             "ex3-answer": "def total(v)\n    return 0",
         }),
-        "hang": _answers(TOY_SOLVED, **{
+        "hang": _insert_before(_answers(TOY_SOLVED, **{
             "ex1-answer": "import time\n\ndef softmax_rows(s):\n    while True:\n"
                           "        time.sleep(0.05)",
             "ex2-answer": "import time\nwhile True:\n    time.sleep(0.05)",
-        }),
+        }), "ex3-check", "1 / 0"),
         "stubborn": _answers(TOY_SOLVED, **{
             "ex2-answer": "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
                           "while True:\n    print('.', flush=True)\n    time.sleep(0.2)",
         }),
-        "crash": _insert_before(_answers(TOY_SOLVED, **{
+        "crash": _answers(TOY_SOLVED, **{
             "ex1-answer": TOY_SOLVED.cells[2].source + "\n\nexit()",
-            "ex2-answer": "def double(v):\n    return 2 * v\n\nimport os\nos._exit(1)",
-        }), "ex3-check", "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"),
+            "ex2-answer": "def double(v):\n    return 2 * v\n\n"
+                          "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)",
+        }),
         "unreadable": '{"cells": [ this is not JSON',
         "zero-bytes": "",
+        "not-a-notebook": '{"cells": 3, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}',
         "empty": new_notebook(),
-        "deleted": _without(_answers(TOY_SOLVED, **{"ex2-answer": "def double(v):\n"
-                                                    "    return v + 2"}),
-                            "ex1-check", "ex2-check"),
-        "edited": _answers(TOY_SOLVED, **{
+        "tampered": _without(_answers(TOY_SOLVED, **{  # ex1's check edited, the others deleted
             "ex1-answer": WRONG_SOFTMAX,
             "ex1-check": "assert True",
-            "ex3-check": TOY_SOLVED.cells[-1].source + "\nprint('I was here')",
-        }),
+            "ex2-answer": "def double(v):\n    return v + 2",
+        }), "ex2-check", "ex3-check"),
         "redefine": _insert_before(_insert_before(_insert_before(_answers(TOY_SOLVED, **{
             "ex1-answer": WRONG_SOFTMAX,
             "ex2-answer": "def double(v):\n    return v + 2",
             "ex3-answer": "def total(v):\n    return 0.0",
         }), "ex1-check", PATCH_COMPARE), "ex2-check", PATCH_NUMPY), "ex3-check", FAKE_MODULE),
     }
-    no_ids = copy.deepcopy(TOY_SOLVED)  # saved by an old Jupyter: nbformat 4.4, no cell ids
-    no_ids.nbformat_minor = 4
-    for cell in no_ids.cells:
+    solved = copy.deepcopy(TOY_SOLVED)  # saved by an old Jupyter: nbformat 4.4, no cell ids
+    solved.nbformat_minor = 4
+    for cell in solved.cells:
         cell.pop("id", None)
-    cases["no-ids"] = no_ids
+    cases["solved-no-ids"] = solved
     return cases
 
 
@@ -195,36 +195,26 @@ def _write(path: Path, nb) -> None:
 # --- the course's wrong answers --------------------------------------------------------------
 
 
-def _answer_sources(solution) -> dict[str, str]:
-    return {c.id: c.source for c in solution.cells if has_solution(c)}
-
-
 def mistake_notebooks(lesson: str, mistakes: list[dict]):
-    """(derived solution, submission with every wrong answer, {result id: mistake})."""
+    """(solution with repeated checks, exercise with every wrong answer, {result id: mistake})."""
     solution = read(ROOT / "solutions" / f"{lesson}.ipynb")
-    right = _answer_sources(solution)
-    by_exercise: dict[str, list[dict]] = {}
-    for m in mistakes:
-        by_exercise.setdefault(m["exercise"], []).append(m)
+    derived, submitted = solution, read(ROOT / "exercises" / f"{lesson}.ipynb")
+    answers = {c.id for c in solution.cells if has_solution(c)}
     expected = {}
-    derived, submitted = copy.deepcopy(solution), copy.deepcopy(solution)
-    for ex, ms in by_exercise.items():
+    for ex in dict.fromkeys(m["exercise"] for m in mistakes):
         check = next((c for c in solution.cells if c.get("id") == f"{ex}-check"), None)
-        if check is None or f"{ex}-answer" not in right:
+        if check is None or f"{ex}-answer" not in answers:
             continue  # the test of these mistakes says so
-        blocks_solution, blocks_submitted = [], []
-        for j, m in enumerate(ms, start=1):
+        repeats, blocks = [], []
+        for j, m in enumerate((m for m in mistakes if m["exercise"] == ex), start=1):
             key = f"{ex}m{j}"
-            answer = _cell(f"{key}-answer", right[f"{ex}-answer"])
             repeat = _cell(f"{key}-check", check.source, tags=["check"],
                            exercise=f"{check.metadata['exercise']} (wrong answer {j})", points=1)
-            restore = _cell(f"{key}-restore", right[f"{ex}-answer"])
-            blocks_solution += [answer, repeat, restore]
-            blocks_submitted += [_cell(f"{key}-answer", m["code"]), copy.deepcopy(repeat),
-                                 copy.deepcopy(restore)]
+            repeats.append(repeat)
+            blocks += [_cell(f"{key}-answer", m["code"]), copy.deepcopy(repeat)]
             expected[key] = m
-        _insert_after(derived, f"{ex}-check", blocks_solution)
-        _insert_after(submitted, f"{ex}-check", blocks_submitted)
+        _insert_after(derived, f"{ex}-check", repeats)
+        _insert_after(submitted, f"{ex}-check", blocks)
     return derived, submitted, expected
 
 
@@ -274,54 +264,47 @@ def runs(tmp_path_factory):
     """Start the three grader runs side by side; the tests wait for the ones they read."""
     base = tmp_path_factory.mktemp("grade")
     started = {}
+    before = {}
 
     # toy: every robustness case
     toy = base / "toy"
     _write(toy / "solutions" / "99_toy.ipynb", TOY)
     for case, nb in toy_cases().items():
         _write(toy / "class" / f"99_toy-{case}.ipynb", nb)
-    before_toy = _digest(toy / "class")
+    before["toy"] = _digest(toy / "class")
     started["toy"] = Run(_grader(
         toy / "class", "--solutions", toy / "solutions", "--timeout", TOY_TIMEOUT,
         "--jobs", 3, "--json", toy / "out" / "report.json", "--junit",
         toy / "out" / "report.xml", "--csv", toy / "out" / "report.csv"), toy)
 
-    # course: solutions, exercises, wrong answers
-    course = base / "course"
-    expected, paths, before_course = {}, [], {}
-    for lesson in LESSONS:
-        for folder in ("solutions", "exercises"):
-            target = course / folder / f"{lesson}.ipynb"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(ROOT / folder / f"{lesson}.ipynb", target)
-            paths.append(target)
-        if MISTAKES.get(lesson):
-            derived, submitted, cases = mistake_notebooks(lesson, MISTAKES[lesson])
-            _write(course / "derived-solutions" / f"m{lesson}.ipynb", derived)
-            _write(course / "mistakes" / f"m{lesson}.ipynb", submitted)
-            paths.append(course / "mistakes" / f"m{lesson}.ipynb")
-            expected.update({(lesson, key): m for key, m in cases.items()})
-    if paths:
-        solutions = ["--solutions", ROOT / "solutions"]
-        if (course / "derived-solutions").exists():
-            solutions += ["--solutions", course / "derived-solutions"]
-        before_course = _digest(course)
-        started["course"] = Run(_grader(*paths, *solutions, "--jobs", 2, "--json",
-                                        course / "out" / "report.json"), course)
-    # classroom: the workflow's script steps on one solved notebook
+    # classroom: the workflow's script steps, on every solution notebook of the course
     classroom = base / "classroom"
     workspace = classroom / "workspace"
-    (workspace / "submission" / "exercises").mkdir(parents=True)
+    submission = workspace / "submission" / "exercises"
+    submission.mkdir(parents=True)
     (workspace / "course").symlink_to(ROOT, target_is_directory=True)
-    _write(workspace / "submission" / "exercises" / "99_toy.ipynb", TOY_SOLVED)
+    for lesson in LESSONS:
+        shutil.copyfile(ROOT / "solutions" / f"{lesson}.ipynb", submission / f"{lesson}.ipynb")
+    before["classroom"] = _digest(submission)
     env = dict(os.environ, PYTHON=sys.executable, GITHUB_STEP_SUMMARY=str(classroom / "summary.md"),
-               GRADE_ARGS=f"--solutions {toy / 'solutions'} --jobs 1 --timeout 30")
+               GRADE_ARGS="--jobs 2")
     started["classroom"] = Run(["bash", "-c", _workflow_step("Grade the exercises")], classroom,
                                env=env, cwd=workspace)
 
+    # course: each lesson's exercise notebook with its named wrong answers
+    course = base / "course"
+    expected = {}
+    for lesson in LESSONS:
+        derived, submitted, cases = mistake_notebooks(lesson, MISTAKES.get(lesson, []))
+        _write(course / "solutions" / f"{lesson}.ipynb", derived)
+        _write(course / "class" / f"{lesson}.ipynb", submitted)
+        expected.update({(lesson, key): m for key, m in cases.items()})
+    before["course"] = _digest(course / "class")
+    started["course"] = Run(_grader(course / "class", "--solutions", course / "solutions",
+                                    "--jobs", 2, "--json", course / "out" / "report.json"), course)
+
     yield SimpleNamespace(started=started, toy_folder=toy, course_folder=course,
-                          classroom=classroom, expected=expected,
-                          before={"toy": before_toy, "course": before_course})
+                          classroom=classroom, expected=expected, before=before)
     for run in started.values():
         if run.proc.poll() is None:
             run.proc.kill()
@@ -350,29 +333,32 @@ def toy(runs):
 
 @pytest.fixture(scope="module")
 def course(runs):
-    if "course" not in runs.started:
-        pytest.skip("no lesson has both a solution and an exercise notebook yet")
     result = runs.started["course"].result()
     assert "json" in result, f"no JSON report; stderr:\n{result['stderr']}"
-    result["by_path"] = {nb["path"]: nb for nb in result["json"]["notebooks"]}
+    result["by_lesson"] = {Path(nb["path"]).stem: {e["id"]: e for e in nb["exercises"]}
+                           for nb in result["json"]["notebooks"]}
+    return result
+
+
+@pytest.fixture(scope="module")
+def classroom(runs):
+    """The classroom step's result, and the reports it wrote."""
+    result = runs.started["classroom"].result()
+    grades = runs.classroom / "workspace" / "grades"
+    assert (grades / "grades.json").exists(), result["stdout"] + result["stderr"]
+    result["grades"] = grades
+    result["json"] = json.loads((grades / "grades.json").read_text(encoding="utf-8"))
     return result
 
 
 # --- statuses and feedback -------------------------------------------------------------------
 
 
-def test_solved_notebook_gets_every_point(toy):
-    solved = toy["by_case"]["solved"]
+def test_solved_notebook_without_cell_ids_gets_every_point(toy):
+    solved = toy["by_case"]["solved-no-ids"]  # matched to the lesson by its check tags
     assert [e["status"] for e in solved.values()] == ["passed"] * 3
     assert [e["earned"] for e in solved.values()] == [2, 1, 3]
     assert solved["ex1"]["message"] == "✔ softmax_rows: every row sums to 1"
-
-
-def test_unsolved_notebook_is_not_attempted_with_the_hint(toy):
-    unsolved = toy["by_case"]["unsolved"]
-    assert {e["status"] for e in unsolved.values()} == {"not attempted"}
-    assert sum(e["earned"] for e in unsolved.values()) == 0
-    assert unsolved["ex1"]["message"].endswith("Hint: exp, then divide by the row sums")
 
 
 def test_wrong_answer_fails_with_the_checks_message_word_for_word(toy):
@@ -401,7 +387,9 @@ def test_a_hanging_cell_is_cut_off_and_the_rest_is_graded(toy):
     assert hang["ex1"]["status"] == "timeout"  # the check ran the student's endless loop
     assert hang["ex2"]["status"] == "timeout"  # the answer cell itself never ended
     assert f"{TOY_TIMEOUT} s" in hang["ex2"]["message"]
-    assert hang["ex3"]["status"] == "passed"
+    assert hang["ex3"]["status"] == "passed"  # and the student's cell that raised is reported
+    assert hang["ex3"]["message"] == (
+        "✔ total: the sum; note: ZeroDivisionError: division by zero (in your cell “1 / 0”)")
 
 
 def test_a_cell_that_ignores_the_interrupt_is_stopped(toy):
@@ -410,8 +398,8 @@ def test_a_cell_that_ignores_the_interrupt_is_stopped(toy):
     assert stubborn["ex1"]["status"] == stubborn["ex3"]["status"] == "passed"
 
 
-def test_cells_that_end_the_kernel_are_errors_and_the_rest_is_graded(toy):
-    crash = toy["by_case"]["crash"]  # exit(), os._exit(1), then os.kill(pid, SIGKILL)
+def test_a_cell_that_ends_the_kernel_is_an_error_and_the_rest_is_graded(toy):
+    crash = toy["by_case"]["crash"]  # exit(), then os.kill(pid, SIGKILL)
     assert crash["ex1"]["status"] == "passed"  # exit() is ignored while grading
     assert crash["ex2"]["status"] == "error"
     assert crash["ex2"]["message"].startswith("the kernel died while this cell ran")
@@ -419,11 +407,17 @@ def test_cells_that_end_the_kernel_are_errors_and_the_rest_is_graded(toy):
     assert crash["ex3"]["status"] == "passed"  # the cell that killed the kernel is skipped
 
 
-def test_unreadable_files_get_zero_and_the_others_go_on(toy):
-    for case in ("unreadable", "zero-bytes"):
-        results = toy["by_case"][case].values()
-        assert {e["status"] for e in results} == {"unreadable"}
-        assert sum(e["earned"] for e in results) == 0
+@pytest.mark.parametrize("case, says", [
+    ("unreadable", "expected a Jupyter notebook (JSON text); Expecting value: line 1 column 13 "),
+    ("zero-bytes", "the file is empty"),
+    ("not-a-notebook", "expected a Jupyter notebook (nbformat 4); at cells: 3 is not of type "
+                       "'array'"),
+])
+def test_unreadable_files_get_zero_say_why_and_the_others_go_on(toy, case, says):
+    results = toy["by_case"][case].values()
+    assert {e["status"] for e in results} == {"unreadable"}
+    assert sum(e["earned"] for e in results) == 0
+    assert all(e["message"].startswith(f"not a readable notebook: {says}") for e in results)
     assert len(toy["by_case"]) == len(toy_cases())
 
 
@@ -433,23 +427,21 @@ def test_an_empty_notebook_gets_zero_not_attempted(toy):
     assert "no answer cell" in empty["ex1"]["message"]
 
 
-def test_a_deleted_check_is_restored_graded_for_real_and_reported(toy):
-    deleted = toy["by_case"]["deleted"]
-    assert (deleted["ex1"]["status"], deleted["ex1"]["outcome"]) == ("tampered", "passed")
-    assert deleted["ex1"]["earned"] == 2  # a right answer keeps its points
-    assert (deleted["ex2"]["status"], deleted["ex2"]["outcome"]) == ("tampered", "failed")
-    assert deleted["ex2"]["earned"] == 0
-    assert "check cell was deleted" in deleted["ex2"]["message"]
-    assert "you added 2 instead of multiplying" in deleted["ex2"]["message"]
-    assert deleted["ex3"]["status"] == "passed"
-
-
 def test_a_check_edited_into_assert_true_is_graded_with_the_real_check(toy):
-    edited = toy["by_case"]["edited"]
-    assert (edited["ex1"]["status"], edited["ex1"]["outcome"]) == ("tampered", "failed")
-    assert edited["ex1"]["earned"] == 0
-    assert WRONG_AXIS in edited["ex1"]["message"]
-    assert (edited["ex3"]["status"], edited["ex3"]["earned"]) == ("tampered", 3)
+    edited = toy["by_case"]["tampered"]["ex1"]
+    assert (edited["status"], edited["outcome"], edited["earned"]) == ("tampered", "failed", 0)
+    assert edited["message"] == ("the check cell was edited; graded with the original check "
+                                 f"(failed): softmax_rows: {WRONG_AXIS}")
+
+
+def test_a_deleted_check_is_restored_graded_for_real_and_reported(toy):
+    tampered = toy["by_case"]["tampered"]
+    wrong, right = tampered["ex2"], tampered["ex3"]
+    assert (wrong["status"], wrong["outcome"], wrong["earned"]) == ("tampered", "failed", 0)
+    assert wrong["message"] == ("the check cell was deleted; graded with the original check "
+                                "(failed): double: you added 2 instead of multiplying")
+    assert (right["status"], right["outcome"]) == ("tampered", "passed")
+    assert right["earned"] == 3  # a right answer keeps its points
 
 
 def test_redefining_the_helpers_the_checks_use_does_not_pass_them(toy):
@@ -459,10 +451,6 @@ def test_redefining_the_helpers_the_checks_use_does_not_pass_them(toy):
     assert redefine["ex2"]["message"] == "double: you added 2 instead of multiplying"
 
 
-def test_a_notebook_without_cell_ids_is_matched_by_its_check_tags(toy):
-    assert {e["status"] for e in toy["by_case"]["no-ids"].values()} == {"passed"}
-
-
 def test_student_files_are_never_modified(runs, toy):
     assert _digest(runs.toy_folder / "class") == runs.before["toy"]
 
@@ -470,20 +458,32 @@ def test_student_files_are_never_modified(runs, toy):
 # --- the course ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lesson", LESSONS)
-def test_solution_gets_full_marks(course, runs, lesson):
-    nb = course["by_path"][str(runs.course_folder / "solutions" / f"{lesson}.ipynb")]
-    points = sum(c.metadata["points"] for c in read(ROOT / "solutions" / f"{lesson}.ipynb").cells
-                 if "check" in c.metadata.get("tags", []))
-    assert [e for e in nb["exercises"] if e["status"] != "passed"] == []
-    assert nb["earned"] == nb["possible"] == points
+def _lesson_exercises(lesson: str) -> dict[str, float]:
+    """{exercise id: points} of the lesson's solution notebook."""
+    return {c.id.removesuffix("-check"): c.metadata["points"]
+            for c in read(ROOT / "solutions" / f"{lesson}.ipynb").cells
+            if "check" in c.metadata.get("tags", [])}
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_unsolved_exercise_gets_zero_not_attempted(course, runs, lesson):
-    nb = course["by_path"][str(runs.course_folder / "exercises" / f"{lesson}.ipynb")]
-    assert nb["earned"] == 0
-    assert {e["status"] for e in nb["exercises"]} == {"not attempted"}
+def test_solution_gets_full_marks(classroom, lesson):
+    nb = next(nb for nb in classroom["json"]["notebooks"] if nb["lesson"] == lesson)
+    assert Path(nb["path"]).name == f"{lesson}.ipynb"
+    points = _lesson_exercises(lesson)
+    assert {e["id"]: (e["status"], e["earned"]) for e in nb["exercises"]} == {
+        ex: ("passed", p) for ex, p in points.items()}
+    assert nb["earned"] == nb["possible"] == sum(points.values())
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_unsolved_exercise_gets_zero_not_attempted(course, lesson):
+    results = course["by_lesson"][lesson]  # the committed exercise notebook's own exercises
+    points = _lesson_exercises(lesson)
+    assert {ex: (results[ex]["status"], results[ex]["earned"], results[ex]["points"])
+            for ex in points} == {ex: ("not attempted", 0, p) for ex, p in points.items()}
+    answers = {c.id: c.source for c in read(ROOT / "exercises" / f"{lesson}.ipynb").cells}
+    for ex in points:  # the stub's own message, with its hint
+        assert f"raise NotImplementedError({results[ex]['message']!r})" in answers[f"{ex}-answer"]
 
 
 def _mistake_id(case):
@@ -497,15 +497,15 @@ def test_named_wrong_answer_is_graded_failed_with_its_message(course, runs, case
     key = next((k for (les, k), m in runs.expected.items() if les == lesson and m is mistake),
                None)
     assert key, f"solutions/{lesson}.ipynb has no cells {mistake['exercise']}-answer and -check"
-    nb = course["by_path"][str(runs.course_folder / "mistakes" / f"m{lesson}.ipynb")]
-    result = next(e for e in nb["exercises"] if e["id"] == key)
-    assert result["status"] == "failed", f"{mistake['kind']}: {result}"
+    result = course["by_lesson"][lesson][key]
+    assert (result["status"], result["earned"]) == ("failed", 0), f"{mistake['kind']}: {result}"
     assert mistake["expect"].lower() in result["message"].lower()
 
 
-def test_student_course_files_are_never_modified(course, runs):
-    after = {k: v for k, v in _digest(runs.course_folder).items() if "/out/" not in k}
-    assert after == runs.before["course"]
+def test_student_course_files_are_never_modified(runs, course, classroom):
+    assert _digest(runs.course_folder / "class") == runs.before["course"]
+    submission = runs.classroom / "workspace" / "submission" / "exercises"
+    assert _digest(submission) == runs.before["classroom"]
 
 
 # --- exit status and reports -----------------------------------------------------------------
@@ -515,9 +515,8 @@ def test_exit_status_is_1_when_an_exercise_did_not_pass(toy):
     assert toy["code"] == 1, toy["stderr"]
 
 
-def test_exit_status_is_0_when_every_exercise_passed(runs):
-    result = runs.started["classroom"].result()
-    assert result["code"] == 0, result["stdout"] + result["stderr"]
+def test_exit_status_is_0_when_every_exercise_passed(classroom):
+    assert classroom["code"] == 0, classroom["stdout"] + classroom["stderr"]
 
 
 @pytest.mark.parametrize("args, says", [
@@ -527,6 +526,9 @@ def test_exit_status_is_0_when_every_exercise_passed(runs):
     ([], "at least one notebook"),
     ([str(ROOT / "exercises"), "--jobs", "0"], "--jobs"),
     ([str(ROOT / "exercises"), "--solutions", "no/such/folder"], "no such solutions folder"),
+    ([str(ROOT / "exercises"), "--json", str(ROOT / "exercises" / "02_one_row.ipynb")],
+     "a report would overwrite a notebook being graded"),
+    ([str(ROOT / "exercises"), "--csv", str(ROOT / "exercises")], "cannot write a report there"),
 ])
 def test_usage_errors_exit_2_without_grading(capsys, args, says):
     assert grade.main(args) == 2
@@ -540,7 +542,7 @@ def test_a_bad_option_exits_2(capsys):
 def test_table_per_notebook_then_total(toy):
     out = toy["stdout"]
     assert out.count("| exercise | points | status | feedback |") == len(toy_cases())
-    assert "99_toy-solved.ipynb (99_toy): 6/6 points" in out
+    assert "99_toy-solved-no-ids.ipynb (99_toy): 6/6 points" in out
     assert "| ex2: Double it | 1/1 | passed | ✔ double: 2 * v |" in out
     assert out.rstrip().splitlines()[-1].startswith("**Total: ")
 
@@ -566,7 +568,7 @@ def test_junit_report(toy, runs):
     assert (mixed.get("tests"), mixed.get("failures"), mixed.get("errors")) == ("3", "1", "2")
     failure = mixed.find("testcase/failure")
     assert failure.get("type") == "failed" and WRONG_AXIS in failure.get("message")
-    solved = next(s for s in suites if s.get("name").endswith("99_toy-solved.ipynb"))
+    solved = next(s for s in suites if s.get("name").endswith("99_toy-solved-no-ids.ipynb"))
     assert solved.findall("testcase/failure") == solved.findall("testcase/error") == []
 
 
@@ -579,30 +581,38 @@ def test_csv_report_has_one_row_per_notebook_and_a_column_per_exercise(toy, runs
     mixed = next(r for r in rows if r["notebook"].endswith("99_toy-mixed.ipynb"))
     assert (mixed["points"], mixed["99_toy ex1: Softmax over rows (2)"]) == ("0", "0")
     assert mixed["not passed"] == "ex1 failed; ex2 error; ex3 error"
-    solved = next(r for r in rows if r["notebook"].endswith("99_toy-solved.ipynb"))
+    solved = next(r for r in rows if r["notebook"].endswith("99_toy-solved-no-ids.ipynb"))
     assert (solved["points"], solved["possible"], solved["not passed"]) == ("6", "6", "")
 
 
 # --- the classroom workflow ------------------------------------------------------------------
 
 
-def test_workflow_runs_only_the_script_steps():
+def test_workflow_runs_only_the_script_steps_and_leaves_no_token_to_the_students_code():
     steps = _workflow()["jobs"]["grade"]["steps"]
     runs_ = [s["run"] for s in steps if "run" in s]
     assert runs_ == ["bash course/classroom/grade.sh install",
                      "bash course/classroom/grade.sh grade submission/exercises"]
+    checkouts = [s for s in steps if s.get("uses", "").startswith("actions/checkout")]
+    assert len(checkouts) == 2
+    assert all(s["with"]["persist-credentials"] is False for s in checkouts)
 
 
-def test_workflow_grade_step_writes_the_table_to_the_job_summary(runs):
-    result = runs.started["classroom"].result()
+def test_workflow_grade_step_writes_the_table_to_the_job_summary(runs, classroom):
     summary = (runs.classroom / "summary.md").read_text(encoding="utf-8")
     assert summary.startswith("## Exercise grades")
-    assert "| ex1: Softmax over rows | 2/2 | passed |" in summary
-    assert "**Total: 6/6 points**" in summary
-    grades = runs.classroom / "workspace" / "grades"
+    total = sum(sum(_lesson_exercises(lesson).values()) for lesson in LESSONS)
+    assert f"**Total: {total:g}/{total:g} points** in {len(LESSONS)} notebooks" in summary
+    first = LESSONS[0]
+    title, points = next((c.metadata["exercise"], c.metadata["points"])
+                         for c in read(ROOT / "solutions" / f"{first}.ipynb").cells
+                         if c.get("id") == "ex1-check")
+    assert f"| ex1: {title} | {points}/{points} | passed | ✔" in summary
+    grades = classroom["grades"]
     assert {p.name for p in grades.iterdir()} == {
         "grades.md", "grades.json", "grades.xml", "grades.csv"}
-    assert result["stdout"] == (grades / "grades.md").read_text(encoding="utf-8")
+    assert classroom["stdout"] == (grades / "grades.md").read_text(encoding="utf-8")
+    assert summary.endswith(classroom["stdout"])
 
 
 def test_workflow_install_step_installs_the_course_requirements(tmp_path):

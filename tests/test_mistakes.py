@@ -46,9 +46,15 @@ def run_until_check(lesson, exercise, answer_code):
     return outcome[check]
 
 
-def test_every_lesson_names_its_mistakes():
-    lessons = {p.stem for p in (ROOT / "solutions").glob("*.ipynb")}
-    assert lessons <= {p.stem for p in MISTAKE_FILES}, "each lesson needs tests/mistakes/NN_name.py"
+def test_every_exercise_has_a_named_mistake():
+    """Issue 4: every exercise of the course is fed a wrong answer of a named kind."""
+    named = {(lesson, m["exercise"]) for lesson, m in CASES}
+    for path in sorted((ROOT / "solutions").glob("*.ipynb")):
+        checks = [c.id for c in read(path).cells if EXERCISE_CELL.match(c.get("id", ""))
+                  and c.id.endswith("-check")]
+        missing = [cid[: -len("-check")] for cid in checks
+                   if (path.stem, cid[: -len("-check")]) not in named]
+        assert not missing, f"tests/mistakes/{path.stem}.py names no mistake for {missing}"
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # wrong answers may overflow or make NaN

@@ -15,7 +15,7 @@ from helpers.attention import attention, softmax
 from helpers.masks import causal_mask
 from helpers.model import CharTokenizer, TinyGPT
 from helpers.positions import apply_rope, sinusoidal_encoding
-from helpers.scaling import entropy, row_weights
+from helpers.scaling import sample_qk
 
 from notebook_files import ROOT
 
@@ -50,14 +50,16 @@ def drive(explorer, **values):
 # --- 1. scaling ------------------------------------------------------------------------------
 
 
-def test_scaling_view_is_one_row_of_helpers_scaling():
-    for scaled in (False, True):
-        view = W.scaling_view(64, scaled, row=3)
-        expected = row_weights(64, scaled=scaled, n_rows=1, n_keys=16, seed=3)[0]
-        np.testing.assert_allclose(view["weights"], expected)
-        assert view["entropy"] == pytest.approx(float(entropy(expected)))
-        assert view["max_weight"] == expected.max() and view["argmax"] == expected.argmax()
-        np.testing.assert_allclose(view["weights"].sum(), 1)
+def test_scaling_view_is_the_softmax_of_one_random_query_against_16_keys():
+    for d_k, scaled in ((64, False), (64, True), (1024, True)):
+        view = W.scaling_view(d_k, scaled, row=3)
+        q, k = sample_qk(d_k, n_rows=1, n_keys=16, seed=3)  # row 3: seed 3
+        s = k[0] @ q[0] / (np.sqrt(d_k) if scaled else 1.0)  # (16,) by hand
+        w = np.exp(s - s.max()) / np.exp(s - s.max()).sum()
+        np.testing.assert_allclose(view["scores"], s)
+        np.testing.assert_allclose(view["weights"], w)
+        assert view["entropy"] == pytest.approx(-(w * np.log(w)).sum())
+        assert view["max_weight"] == pytest.approx(w.max()) and view["argmax"] == w.argmax()
     # row 0 at d_k = 64 is lesson 03's section-4 row (largest unscaled weight 0.83)
     assert round(W.scaling_view(64, False)["max_weight"], 2) == 0.83
 
@@ -177,19 +179,28 @@ def test_mask_explorer_shows_the_lessons_own_scores():
 # --- 3. heads --------------------------------------------------------------------------------
 
 
+def by_hand(layer, x, n_heads=4):
+    """(out (T, D), weights (H, T, T)) of one MultiHeadAttention layer, written out in NumPy."""
+    p = {name: t.detach().numpy() for name, t in layer.named_parameters()}
+    T, D = x.shape
+    heads = [(x @ p[f"{n}_proj.weight"].T + p[f"{n}_proj.bias"]).reshape(T, n_heads, -1)
+             .transpose(1, 0, 2) for n in "qkv"]  # 3 x (H, T, d_head)
+    q, k, v = heads
+    weights = softmax(q @ k.transpose(0, 2, 1) / np.sqrt(D // n_heads))  # (H, T, T)
+    merged = (weights @ v).transpose(1, 0, 2).reshape(T, D)  # (T, D)
+    return merged @ p["out_proj.weight"].T + p["out_proj.bias"], weights
+
+
 def test_head_weights_of_the_example_stack_are_its_layers_weights():
     text = "abcab"
     w = W.head_weights(text)  # (L, H, T, T)
     assert w.shape == (2, 4, 5, 5)
-    np.testing.assert_allclose(w.sum(axis=-1), 1)
-    x = W.char_inputs(text)
-    layer0 = W.example_stack()[0]
-    with torch.no_grad():
-        out, expected = layer0(x)
-    np.testing.assert_allclose(w[0], expected[0].numpy())
-    with torch.no_grad():
-        _, expected1 = W.example_stack()[1](x + out)  # layer 1 reads layer 0's residual stream
-    np.testing.assert_allclose(w[1], expected1[0].numpy())
+    x = W.char_inputs(text)[0].numpy()  # (T, D)
+    layer0, layer1 = W.example_stack()
+    out0, expected0 = by_hand(layer0, x)
+    np.testing.assert_allclose(w[0], expected0)
+    _, expected1 = by_hand(layer1, x + out0)  # layer 1 reads layer 0's residual stream
+    np.testing.assert_allclose(w[1], expected1)
     assert not np.allclose(w[0, 0], w[0, 1])  # heads differ
     causal = W.head_weights(text, causal=True)
     assert np.all(causal[..., ~causal_mask(5)] == 0)
@@ -294,16 +305,21 @@ def test_explorers_leave_no_pyplot_figure_and_have_a_short_text_repr(
     assert math.isclose(W.scaling_view()["uniform_entropy"], math.log(16))
 
 
-@pytest.mark.parametrize("lesson", ["03_scaling", "04_masks"])
+@pytest.mark.parametrize(
+    "lesson", ["03_scaling", "04_masks", "05_multi_head", "06_position", "08_architectures"]
+)
 def test_lessons_show_their_explorer_and_store_no_dead_widget_view(lesson):
-    """A stored widget view without stored widget state can only show "Error displaying
-    widget: model not found" when the notebook is opened; the explorer's text/plain says what
-    to do instead."""
+    """A cell showing an explorer is ignored by strict nbval, and a later cell drives a second
+    explorer from code and asserts what it shows. A stored widget view without stored widget
+    state can only say "Error displaying widget: model not found" when the notebook is opened;
+    the explorer's text/plain says what to do instead."""
     nb = nbformat.read(ROOT / "notebooks" / f"{lesson}.ipynb", as_version=4)
-    cell = next(c for c in nb.cells if c.get("id") == "explorer")
-    assert cell.source.startswith("# NBVAL_IGNORE_OUTPUT\n")
-    assert "_explorer(" in cell.source
-    data = [o.get("data", {}) for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    shown = [i for i, c in enumerate(code) for o in c.outputs if "run this cell in Jupyter to "
+             "move its controls" in o.get("data", {}).get("text/plain", "")]
+    assert shown, "the lesson shows no explorer"
+    for i in shown:
+        assert code[i].source.startswith("# NBVAL_IGNORE_OUTPUT\n"), code[i].id
+        assert any("_explorer(" in c.source and "assert " in c.source for c in code[i + 1:])
+    data = [o.get("data", {}) for c in code for o in c.outputs]
     assert not [d for d in data if "application/vnd.jupyter.widget-view+json" in d]
-    assert any("run this cell in Jupyter to move its controls" in d.get("text/plain", "")
-               for d in data)

@@ -49,14 +49,19 @@ def compare(student, expected, *, name: str, mistakes=(), atol=1e-6, rtol=1e-5) 
             raise AssertionError(f"{name}: {message}")
     if got.shape != want.shape:
         raise AssertionError(f"{name}: expected shape {want.shape}, got shape {got.shape}")
-    if np.isnan(got).any() and not np.isnan(want).any():
+    nan_where = np.isnan(got) & ~np.isnan(want)
+    if nan_where.any():
+        idx = tuple(int(i) for i in np.argwhere(nan_where)[0])
         raise AssertionError(
-            f"{name}: your result contains NaN where the reference has none. A row of all "
-            "-inf scores (every key blocked), or exp of a large number, produces NaN."
+            f"{name}: your result contains NaN (first at index {idx}) where the reference has "
+            "none. A row of all -inf scores (every key blocked), or exp of a large number, "
+            "produces NaN."
         )
-    diff = np.abs(got - want)
-    where = np.unravel_index(np.nanargmax(diff), diff.shape)
-    idx = tuple(int(i) for i in where)
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    with np.errstate(invalid="ignore"):
+        diff = np.where(same, 0.0, np.abs(got - want))
+    diff = np.where(np.isnan(diff), np.inf, diff)  # a number where the reference has NaN
+    idx = tuple(int(i) for i in np.unravel_index(np.argmax(diff), diff.shape))
     raise AssertionError(
         f"{name}: wrong values. At index {idx} the reference is {want[idx]:.4g} and yours is "
         f"{got[idx]:.4g} (largest of the differences)."
