@@ -91,6 +91,17 @@ def _check_mask(mask, scores_shape) -> None:
         )
 
 
+def scores(q, k, scale: float | None = None):
+    """q kᵀ · scale: (..., T_q, d_k), (..., T_k, d_k) -> (..., T_q, T_k); scale defaults to 1/√d_k.
+
+    Row i scores query i against every key. No checks: `attention` validates its inputs.
+    """
+    if scale is None:
+        scale = 1.0 / math.sqrt(q.shape[-1])
+    k_t = k.transpose(-2, -1) if _is_torch(k) else np.swapaxes(k, -2, -1)
+    return (q @ k_t) * scale
+
+
 def attention(q, k, v, mask=None, *, scale: float | None = None, bias=None):
     """softmax(q kᵀ · scale + bias, masked) v. Returns (out, weights).
 
@@ -106,26 +117,22 @@ def attention(q, k, v, mask=None, *, scale: float | None = None, bias=None):
     if not _is_torch(q):
         q, k, v = (np.asarray(t, dtype=float) for t in (q, k, v))
     _check_shapes(q, k, v)
-    if scale is None:
-        scale = 1.0 / math.sqrt(q.shape[-1])
-
-    k_t = k.transpose(-2, -1) if _is_torch(k) else np.swapaxes(k, -2, -1)
-    scores = (q @ k_t) * scale  # (..., T_q, T_k)
+    s = scores(q, k, scale)  # (..., T_q, T_k)
     if bias is not None:
-        bias = torch.as_tensor(bias, dtype=scores.dtype) if _is_torch(q) else np.asarray(bias)
+        bias = torch.as_tensor(bias, dtype=s.dtype) if _is_torch(q) else np.asarray(bias)
         try:
-            scores = scores + bias
+            s = s + bias
         except (RuntimeError, ValueError):
             raise ValueError(
                 f"bias of shape {tuple(bias.shape)} does not broadcast to the scores' shape "
-                f"{tuple(scores.shape)} (..., T_q, T_k)"
+                f"{tuple(s.shape)} (..., T_q, T_k)"
             ) from None
     if mask is not None:
         mask = _as_mask(mask, q)
-        _check_mask(mask, scores.shape)
-        if _is_torch(scores):
-            scores = torch.where(mask, scores, float("-inf"))
+        _check_mask(mask, s.shape)
+        if _is_torch(s):
+            s = torch.where(mask, s, float("-inf"))
         else:
-            scores = np.where(mask, scores, -np.inf)
-    weights = softmax(scores, axis=-1)  # each row sums to 1
+            s = np.where(mask, s, -np.inf)
+    weights = softmax(s, axis=-1)  # each row sums to 1
     return weights @ v, weights

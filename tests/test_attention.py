@@ -5,7 +5,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from helpers.attention import attention, softmax
+from helpers.attention import attention, scores, softmax
 from helpers.masks import causal_mask, padding_mask
 
 
@@ -147,3 +147,12 @@ def test_mask_with_more_leading_axes_than_the_inputs_broadcasts():
     assert out.shape == (2, 4, 6) and weights.shape == (2, 4, 4)
     for i, m in enumerate(masks):
         torch.testing.assert_close(out[i], attention(q, k, v, mask=m)[0])
+
+
+def test_scores_are_the_scaled_dot_products():
+    q = np.array([[1.0, 0.0], [0.0, 2.0]])
+    k = np.array([[3.0, 4.0], [1.0, 1.0], [0.0, -1.0]])
+    expected = np.array([[3.0, 1.0, 0.0], [8.0, 2.0, -2.0]]) / np.sqrt(2)  # by hand
+    np.testing.assert_allclose(scores(q, k), expected)
+    np.testing.assert_allclose(scores(q, k, scale=1.0), expected * np.sqrt(2))
+    assert scores(torch.as_tensor(q), torch.as_tensor(k)).shape == (2, 3)

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from helpers.attention import attention, softmax
+from helpers.attention import scores as qk_scores
 from helpers.checks import core
 from helpers.examples import WK as _WK
 from helpers.examples import WORKED_X as _X
@@ -29,11 +30,6 @@ _SOFTMAX_NAMES = {"softmax", "log_softmax"}
 
 def _rand(seed: int, *shape: int, spread: float = 1.0) -> np.ndarray:
     return np.random.default_rng(seed).normal(scale=spread, size=shape)
-
-
-def _scores(q, k, scale):
-    """q kᵀ · scale: the definition the lesson builds, used to apply mistakes to."""
-    return (q @ k.T) * scale
 
 
 def _masked(scores, mask):
@@ -345,7 +341,7 @@ def check_row_by_hand(student_fn) -> None:
                 "softmax over the wrong axis: your weights come from a column of the score "
                 "matrix normalised over the queries. Row i is query i against every key; "
                 "normalise over the keys (the last axis).",
-                softmax(_scores(q, k, 1 / root), axis=0)[i],
+                softmax(qk_scores(q, k, 1 / root), axis=0)[i],
             ),
             (
                 "your weights do not sum to 1: you took exp of the scores but did not divide "
@@ -440,7 +436,7 @@ def check_attention_output(student_fn) -> None:
         args = (q.copy(), k.copy(), v.copy()) + (() if mask is None else (mask.copy(),))
         got_out, got_w = _pair(_quiet(student_fn, *args), tag)
 
-        s = _scores(q, k, 1 / root)
+        s = qk_scores(q, k, 1 / root)
         w_mistakes = [
             (
                 "the second thing you return looks like the output: return (out, weights), "

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from helpers.attention import scores as qk_scores
 from helpers.attention import softmax
 from helpers.checks import core
 from helpers.scaling import entropy, row_weights, sample_qk, softmax_temperature
@@ -114,10 +115,6 @@ def check_measure_dot_variance(measure_dot_variance) -> None:
 # ------------------------------------------------------ Exercise 2: per-head scaled scores
 
 
-def _scores(q, k, scale):
-    return (q @ np.swapaxes(k, -1, -2)) * scale
-
-
 def check_head_scores(head_scores) -> None:
     """Exercise 2: (H, T, d_head) queries and keys -> (H, T, T) scores / √d_head."""
     rng = np.random.default_rng(3)
@@ -138,47 +135,47 @@ def check_head_scores(head_scores) -> None:
             ) from None
         core.compare(
             got,
-            _scores(q, k, 1 / math.sqrt(d_head)),
+            qk_scores(q, k, 1 / math.sqrt(d_head)),
             name=name,
             mistakes=[
                 (
                     "these are the raw q·k: you forgot the scale. Divide by √d_head, the width "
                     "of the vectors in each dot product.",
-                    _scores(q, k, 1.0),
+                    qk_scores(q, k, 1.0),
                 ),
                 (
                     f"you divided by d_k instead of √d_k (by d_head = {d_head} instead of "
                     f"√d_head = {math.sqrt(d_head):.3g}). The scores' standard deviation is "
                     "√d_head, so dividing by d_head shrinks it to 1/√d_head and flattens the "
                     "softmax.",
-                    _scores(q, k, 1 / d_head),
+                    qk_scores(q, k, 1 / d_head),
                 ),
                 (
                     f"you divided by d_model instead of the head width: by √d_model = √{d_model} "
                     f"where each head needs √d_head = √{d_head}. Each head's dot product sums "
                     f"only d_head products, so the scores' variance becomes d_head/d_model = "
                     f"1/{H} instead of 1 and every head's weights come out too flat.",
-                    _scores(q, k, 1 / math.sqrt(d_model)),
+                    qk_scores(q, k, 1 / math.sqrt(d_model)),
                 ),
                 (
                     f"you divided by d_model = {d_model} itself: the model width instead of the "
                     "head width, and without the square root. Divide by √d_head.",
-                    _scores(q, k, 1 / d_model),
+                    qk_scores(q, k, 1 / d_model),
                 ),
                 (
                     f"you divided by √T = √{T}, the number of keys: the scale depends on the "
                     "width of q and k, not on how many positions there are.",
-                    _scores(q, k, 1 / math.sqrt(T)),
+                    qk_scores(q, k, 1 / math.sqrt(T)),
                 ),
                 (
                     "you multiplied by √d_head instead of dividing: the scores grow instead of "
                     "coming back to variance 1.",
-                    _scores(q, k, math.sqrt(d_head)),
+                    qk_scores(q, k, math.sqrt(d_head)),
                 ),
                 (
                     "your scores are transposed: row i must hold query i against every key "
                     "(q @ kᵀ), and you computed k @ qᵀ.",
-                    _scores(k, q, 1 / math.sqrt(d_head)),
+                    qk_scores(k, q, 1 / math.sqrt(d_head)),
                 ),
             ],
         )
