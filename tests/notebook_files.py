@@ -2,6 +2,7 @@
 
 import contextlib
 import io
+import re
 from pathlib import Path
 
 import nbformat
@@ -42,3 +43,27 @@ def exec_cells(nb, *, skip=lambda cell: False, sources=None, stop_after=None):
             if cell.id == stop_after:
                 break
     return outcome
+
+
+EXERCISE_CELL = re.compile(r"^ex\d+-(answer|check)$")
+
+
+def run_until_check(lesson, exercise, answer_code):
+    """Run the solution's cells up to `exercise`'s check; return that check's exception.
+
+    Other exercises' cells are skipped: no other cell may call a student's function, so the
+    setup cells and this exercise's answer are all its check needs.
+    """
+    nb = read(ROOT / "solutions" / f"{lesson}.ipynb")
+    check = f"{exercise}-check"
+    if check not in {c.id for c in nb.cells}:
+        raise LookupError(f"no cell {check} in {lesson}")
+    outcome = exec_cells(
+        nb,
+        skip=lambda c: bool(EXERCISE_CELL.match(c.id)) and not c.id.startswith(f"{exercise}-"),
+        sources={f"{exercise}-answer": answer_code},
+        stop_after=check,
+    )
+    failed = {cid: e for cid, e in outcome.items() if e is not None and cid != check}
+    assert not failed, f"cells before the check failed: {failed}"
+    return outcome[check]

@@ -8,42 +8,17 @@ Each file in tests/mistakes/ is named after a lesson and holds MISTAKES, a list 
 The solution notebook's cells run in-process, with the wrong answer in place of the right one.
 """
 
-import re
 import runpy
 from pathlib import Path
 
 import pytest
 
-from notebook_files import ROOT, exec_cells, read
+from notebook_files import EXERCISE_CELL, ROOT, read, run_until_check
 
 MISTAKE_FILES = sorted((Path(__file__).parent / "mistakes").glob("[0-9]*.py"))
 CASES = [
     (path.stem, m) for path in MISTAKE_FILES for m in runpy.run_path(str(path))["MISTAKES"]
 ]
-
-
-EXERCISE_CELL = re.compile(r"^ex\d+-(answer|check)$")
-
-
-def run_until_check(lesson, exercise, answer_code):
-    """Run the solution's cells up to `exercise`'s check; return that check's exception.
-
-    Other exercises' cells are skipped: no other cell may call a student's function, so the
-    setup cells and this exercise's answer are all its check needs.
-    """
-    nb = read(ROOT / "solutions" / f"{lesson}.ipynb")
-    check = f"{exercise}-check"
-    if check not in {c.id for c in nb.cells}:
-        raise LookupError(f"no cell {check} in {lesson}")
-    outcome = exec_cells(
-        nb,
-        skip=lambda c: bool(EXERCISE_CELL.match(c.id)) and not c.id.startswith(f"{exercise}-"),
-        sources={f"{exercise}-answer": answer_code},
-        stop_after=check,
-    )
-    failed = {cid: e for cid, e in outcome.items() if e is not None and cid != check}
-    assert not failed, f"cells before the check failed: {failed}"
-    return outcome[check]
 
 
 def test_every_exercise_has_a_named_mistake():

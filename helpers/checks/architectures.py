@@ -33,6 +33,7 @@ def _cross_case(T_dec, T_enc, d_model, d_k, d_v, seed):
     return x_dec, memory, W_q, W_k, W_v
 
 
+@core.exercise
 def check_cross_attention(cross_attention) -> None:
     """Exercise: single-head cross-attention, Q from the decoder, K and V from the encoder."""
     cases = [
@@ -92,6 +93,7 @@ def check_cross_attention(cross_attention) -> None:
 # --- Exercise: next-token targets ------------------------------------------------------------
 
 
+@core.exercise
 def check_next_token_pairs(next_token_pairs) -> None:
     """Exercise: (B, T+1) windows -> inputs window[:, :-1] and targets window[:, 1:]."""
     g = torch.Generator().manual_seed(3)
@@ -136,6 +138,7 @@ def check_next_token_pairs(next_token_pairs) -> None:
 # --- Exercise: the next-token loss -----------------------------------------------------------
 
 
+@core.exercise
 def check_next_token_loss(next_token_loss) -> None:
     """Exercise: mean over all B*T positions of -log softmax(logits)[target]."""
     g = torch.Generator().manual_seed(5)
@@ -259,6 +262,7 @@ def _as_verdict(got, name: str) -> bool:
     return bool(got)
 
 
+@core.exercise
 def check_leaks(leaks) -> None:
     """Exercise: leaks(model_fn, ids) -> True when some logits move after a later token changes."""
     ids, cases = _detector_cases()
@@ -326,6 +330,7 @@ def _memory_formula(n_layers, d_model, n_heads, T, b):
     return n_layers * 2 * T * d_model * b, n_heads * T * T * b
 
 
+@core.exercise
 def check_context_memory(context_memory) -> None:
     """Exercise: context_memory(...) -> (KV cache bytes of the model, one layer's score bytes)."""
     small = (3, 16, 4, 6, 8)  # factors 2, n_layers, n_heads, T, bytes all differ

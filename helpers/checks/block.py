@@ -50,6 +50,7 @@ def _layer_norm_inputs():
     return x, gamma, beta
 
 
+@core.exercise
 def check_layer_norm(layer_norm) -> None:
     """Exercise: layer_norm(x, gamma, beta, eps) by hand, equal to nn.LayerNorm."""
     x3, gamma, beta = _layer_norm_inputs()
@@ -135,6 +136,7 @@ def _load_ffn(ffn: FeedForward, up, down, gate=None, b_up=None, b_down=None) -> 
     return ffn
 
 
+@core.exercise
 def check_feed_forward(feed_forward) -> None:
     """Exercise: feed_forward(x, W1, b1, W2, b2, activation) = act(x W1 + b1) W2 + b2."""
     x, W1, b1, W2, b2 = _ffn_inputs()
@@ -175,6 +177,7 @@ def check_feed_forward(feed_forward) -> None:
                 "equal to helpers.blocks.FeedForward")
 
 
+@core.exercise
 def check_swiglu_ffn(swiglu_ffn) -> None:
     """Exercise: swiglu_ffn(x, W_gate, W_up, W_down) = (SiLU(x W_gate) * x W_up) W_down."""
     g = torch.Generator().manual_seed(9)
@@ -285,6 +288,7 @@ def _block_mistakes(block: TransformerBlock, x: torch.Tensor, act_name: str):
     return mistakes
 
 
+@core.exercise
 def check_pre_norm_block(pre_norm_block) -> None:
     """Exercise: pre_norm_block(x, layer) == nn.TransformerEncoderLayer(norm_first=True)(x)."""
     g = torch.Generator().manual_seed(10)
@@ -339,6 +343,7 @@ def _count_mistakes(d: int, h: int, d_ff: int):
     ]
 
 
+@core.exercise
 def check_layer_parameters(layer_parameters) -> None:
     """Exercise: layer_parameters(d_model, n_heads, d_ff) == count_parameters of one layer."""
     for d, h, d_ff in ((512, 8, 2048), (12, 3, 20), (64, 4, 256), (768, 12, 3072)):

@@ -1,14 +1,74 @@
 """The machinery every exercise check uses: compare with the reference, name the mistake.
 
-A check calls the student's function on canonical inputs, compares the result with the
-reference implementation and, when it differs, compares it with the result of each known
-mistake. A match names the misconception in the AssertionError; a pass prints one line.
+A check calls the student's function on canonical inputs (through `call`, which also notices an
+input changed in place), compares the result with the reference (`compare`) and, when it
+differs, looks for what went wrong, in this order:
+
+1. the mistakes the check anticipates (a wrong value the lesson names, such as the unmasked
+   result where a mask was given);
+2. the relations between a wrong result and the right one that real mistakes produce, whatever
+   code produced them (`diagnose`): transposed, axes swapped, an axis missing or extra, a size
+   that equals another named size, the right numbers in the wrong layout, a constant factor
+   (named: √d_k, d_k, 2, ...), an offset, a sign, a shift or reversal along an axis, right in
+   some rows or heads and wrong in others, right only to float32 precision, whole numbers,
+   NaN or inf, and right on an earlier case of another size (a hard-coded size).
+
+A failed check raises `CheckFailed`, whose display in IPython/JupyterLab (and so in nbval and the
+grader) is its message alone: the check's own source, which holds the reference, never appears.
+When the student's code raised, the traceback keeps the student's frames and drops the
+checker's. An unattempted stub shows one line (`NotAttempted`).
+
+Every check function is decorated with `@exercise`; every diagnosis has an id
+("generic.transposed", ...) carried by the CheckFailed.
 """
 
 from __future__ import annotations
 
+import ast
+import copy
+import functools
+import inspect
+import itertools
+import math
+import textwrap
+import types
+from pathlib import Path
+
 import numpy as np
 import torch
+
+_CHECKS_DIR = str(Path(__file__).resolve().parent)
+_HELPERS_DIR = str(Path(__file__).resolve().parent.parent)
+_RED, _BOLD, _RESET = "\x1b[31m", "\x1b[1m", "\x1b[0m"
+
+
+# ---------------------------------------------------------------- what a learner sees
+
+
+class CheckFailed(AssertionError):
+    """A wrong answer. `diagnosis` is a stable id for what went wrong."""
+
+    def __init__(self, message: str, diagnosis: str = "unnamed"):
+        super().__init__(message)
+        self.diagnosis = diagnosis
+
+    def _render_traceback_(self):  # IPython shows this instead of a traceback
+        return [f"{_RED}{_BOLD}✘ {line}{_RESET}" if i == 0 else f"{_RED}  {line}{_RESET}"
+                for i, line in enumerate(_wrap(str(self)))]
+
+
+class NotAttempted(NotImplementedError):
+    """The answer is still the stub."""
+
+    def _render_traceback_(self):
+        return [f"{_BOLD}{self}{_RESET}"]
+
+
+def _wrap(text: str, width: int = 100) -> list[str]:
+    lines = []
+    for para in text.splitlines() or [""]:
+        lines += textwrap.wrap(para, width) or [""]
+    return lines
 
 
 def passed(what: str) -> None:
@@ -16,56 +76,660 @@ def passed(what: str) -> None:
     print(f"✔ {what}")
 
 
+def fail(message: str, diagnosis: str = "unnamed"):
+    """Stop the check with a teaching message."""
+    raise CheckFailed(message, diagnosis)
+
+
+def require(condition, message: str, diagnosis: str = "unnamed") -> None:
+    """A property the answer must have, checked in teaching order."""
+    if not condition:
+        fail(message, diagnosis)
+
+
+class _State:
+    """What one check call has seen so far: the cases that passed, by shape."""
+
+    def __init__(self):
+        self.passed: list[tuple[str, tuple]] = []
+
+
+_state: _State | None = None  # set while a decorated check runs
+
+
+def exercise(check):
+    """Decorate every check: a clean message on failure, never the checker's frames."""
+
+    @functools.wraps(check)
+    def run(*args, **kwargs):
+        __tracebackhide__ = True  # noqa: F841 - read by IPython and pytest
+        global _state
+        outer, _state = _state, _State()
+        try:
+            return check(*args, **kwargs)
+        except CheckFailed as error:
+            raise CheckFailed(str(error), error.diagnosis).with_traceback(None) from None
+        except AssertionError as error:
+            raise CheckFailed(str(error)).with_traceback(None) from None
+        except NotImplementedError as error:
+            raise _not_attempted(check.__name__, error).with_traceback(None) from None
+        except Exception as error:
+            student_tb = _student_frames(error.__traceback__)
+            if student_tb is None:
+                # the checker could not use the result (a wrong type, say): say so plainly
+                raise CheckFailed(
+                    f"{_exercise_name(check)}: the check could not use your result: "
+                    f"{type(error).__name__}: {error}",
+                    "generic.unusable-result",
+                ).with_traceback(None) from None
+            raise error.with_traceback(student_tb) from None
+        finally:
+            _state = outer
+
+    return run
+
+
+def _exercise_name(check) -> str:
+    return check.__name__.removeprefix("check_")
+
+
+def _not_attempted(check_name: str, error: NotImplementedError) -> NotAttempted:
+    name = check_name.removeprefix("check_")
+    return NotAttempted(
+        f"{name}: not attempted yet. Replace the line `raise NotImplementedError(...)` in the "
+        "answer cell above with your code, run that cell, then run this one again."
+    )
+
+
+def _is_library(filename: str) -> bool:
+    return filename.startswith(_HELPERS_DIR) or "site-packages" in filename or (
+        "/lib/python" in filename)
+
+
+def _student_frames(tb):
+    """The traceback from the student's first frame on, without the checker's frames.
+
+    None when no frame is the student's: the error came from the checker or a library.
+    """
+    frames = []
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        checker = filename.startswith(_CHECKS_DIR) or filename == __file__
+        if not checker and (frames or not _is_library(filename)):
+            frames.append(tb)
+        tb = tb.tb_next
+    new = None
+    for old in reversed(frames):
+        new = types.TracebackType(new, old.tb_frame, old.tb_lasti, old.tb_lineno)
+    return new
+
+
+# ---------------------------------------------------------------- calling the student
+
+
+def call(fn, *args, name: str | None = None, **kwargs):
+    """fn(*args, **kwargs) on copies, failing when fn changed an input in place.
+
+    Returns fn's result. The student's arguments are deep copies, so a check's reference inputs
+    stay pristine whatever the student's code does to them.
+    """
+    if not callable(fn):
+        fail(f"{name or 'check'}: pass your function itself, e.g. check(f), not f(...)",
+             "generic.not-a-function")
+    name = name or getattr(fn, "__name__", "your function")
+    given = [_copy(a) for a in args]
+    given_kw = {k: _copy(v) for k, v in kwargs.items()}
+    result = fn(*given, **given_kw)
+    for label, before, after in _arguments(fn, args, given, kwargs, given_kw):
+        if not _unchanged(before, after):
+            fail(
+                f"{name}: your function changed its argument `{label}` in place (an in-place "
+                "operation such as `x -= ...`, `x[...] = ...` or `.add_()` on the input). The "
+                "caller's array must come back untouched: work on a copy or build a new array.",
+                "generic.input-modified",
+            )
+    return result
+
+
+def _copy(value):
+    if isinstance(value, torch.Tensor):
+        return value.detach().clone()
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, (list, tuple, dict)):
+        return copy.deepcopy(value)
+    return value
+
+
+def _arguments(fn, args, given, kwargs, given_kw):
+    try:
+        params = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        params = []
+    for i, (before, after) in enumerate(zip(args, given, strict=True)):
+        yield (params[i] if i < len(params) else f"#{i + 1}"), before, after
+    for key in kwargs:
+        yield key, kwargs[key], given_kw[key]
+
+
+def _unchanged(before, after) -> bool:
+    if isinstance(before, torch.Tensor) and isinstance(after, torch.Tensor):
+        return before.shape == after.shape and bool(torch.equal(before, after))
+    if isinstance(before, np.ndarray) and isinstance(after, np.ndarray):
+        return before.shape == after.shape and np.array_equal(before, after, equal_nan=True)
+    return True
+
+
+# ---------------------------------------------------------------- rules: what may not be called
+
+
+ATTENTION_FUNCTIONS = (
+    "helpers.attention.attention",
+    "helpers.streaming.naive_attention",
+    "helpers.streaming.attention_step",
+    "torch.nn.functional.scaled_dot_product_attention",
+    "torch.nn.functional.multi_head_attention_forward",
+)
+SOFTMAX_FUNCTIONS = (
+    "helpers.attention.softmax",
+    "torch.softmax",
+    "torch.nn.functional.softmax",
+    "torch.nn.functional.log_softmax",
+    "scipy.special.softmax",
+)
+
+
+def forbid(fn, forbidden, *, name: str, why: str) -> None:
+    """Fail when fn (or a function of the student's it calls) uses a forbidden callable.
+
+    forbidden: dotted names such as "helpers.attention.softmax" or "torch.softmax". A use is
+    found by the attribute or global name in the code (`F.softmax`, `x.softmax(-1)`), by the
+    object a global name refers to (`from helpers.attention import softmax as sm`), and by the
+    imports in the function's source.
+    """
+    if not callable(fn):
+        return
+    targets = {}
+    for dotted in forbidden:
+        targets[dotted] = _resolve(dotted)
+    short = {d.rsplit(".", 1)[-1] for d in forbidden}
+    found = sorted(_uses(fn, short, targets))
+    if found:
+        fail(f"{name}: your function calls {', '.join(found)}. {why}", "rule.forbidden-call")
+
+
+def _resolve(dotted: str):
+    module, _, attr = dotted.rpartition(".")
+    try:
+        obj = __import__(module, fromlist=[attr])
+        return getattr(obj, attr)
+    except (ImportError, AttributeError):
+        return None
+
+
+def _uses(fn, short: set[str], targets: dict, seen=None) -> set[str]:
+    seen = set() if seen is None else seen
+    code = getattr(fn, "__code__", None)
+    if code is None or id(code) in seen:
+        return set()
+    seen.add(id(code))
+    found = set()
+    glob = getattr(fn, "__globals__", {})
+    closure = {}
+    if getattr(fn, "__closure__", None):
+        for var, cell in zip(code.co_freevars, fn.__closure__, strict=False):
+            try:
+                closure[var] = cell.cell_contents
+            except ValueError:
+                pass
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        for n in (*c.co_names, *c.co_freevars):
+            obj = closure.get(n, glob.get(n))
+            students = inspect.isfunction(obj) and not _is_library(obj.__code__.co_filename)
+            if n in short and not students:
+                found.add(n)
+            for dotted, target in targets.items():
+                if target is not None and obj is target:
+                    found.add(f"{dotted} (as `{n}`)" if n != dotted.rsplit(".", 1)[-1] else n)
+            if students and obj is not fn:  # a helper of the student's
+                found |= _uses(obj, short, targets, seen)
+        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    found |= _imports_in_source(fn, set(targets))
+    return found
+
+
+def _imports_in_source(fn, dotted: set[str]) -> set[str]:
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):
+        return set()
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                if f"{node.module}.{alias.name}" in dotted:
+                    found.add(f"{node.module}.{alias.name}")
+    return found
+
+
+# ---------------------------------------------------------------- comparing results
+
+
 def as_array(value, name: str) -> np.ndarray:
-    """The student's result as a float NumPy array, or a clear AssertionError."""
+    """The student's result as a float NumPy array, or a clear CheckFailed."""
     if value is None:
-        raise AssertionError(f"{name}: your function returned None. Did you forget `return`?")
+        fail(f"{name}: your function returned None. Did you forget `return`?", "generic.none")
     if isinstance(value, torch.Tensor):
         value = value.detach().cpu().numpy()
     try:
         return np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise AssertionError(
-            f"{name}: expected an array of numbers, got {type(value).__name__}"
-        ) from None
+        fail(f"{name}: expected an array of numbers, got {type(value).__name__}",
+             "generic.not-an-array")
 
 
 def _close(a: np.ndarray, b: np.ndarray, atol: float, rtol: float) -> bool:
-    return a.shape == b.shape and np.allclose(a, b, atol=atol, rtol=rtol, equal_nan=True)
+    if a.shape != b.shape:
+        return False
+    with np.errstate(invalid="ignore", over="ignore"):
+        return bool(np.allclose(a, b, atol=atol, rtol=rtol, equal_nan=True))
 
 
-def compare(student, expected, *, name: str, mistakes=(), atol=1e-6, rtol=1e-5) -> None:
-    """Raise AssertionError unless `student` matches `expected`.
+def _mistake_parts(mistake):
+    if len(mistake) == 3:
+        return mistake
+    message, wrong = mistake
+    return "named", message, wrong
 
-    mistakes: (message, wrong_value) pairs. When the student's result matches a wrong value,
-    the message, which should name the misconception, becomes the error.
+
+def compare(student, expected, *, name: str, mistakes=(), atol=1e-6, rtol=1e-5,
+            axes=None, sizes=None, factors=None) -> None:
+    """Raise CheckFailed unless `student` matches `expected`, naming what went wrong.
+
+    mistakes: (message, wrong_value) or (id, message, wrong_value): anticipated wrong results.
+    axes:     the name of each axis of the expected result, e.g. ("T_q", "d_v").
+    sizes:    the exercise's named sizes, e.g. {"T_q": 3, "T_k": 5, "d_k": 4, "d_v": 6}.
+    factors:  named constants a wrong scale might be, e.g. {"√d_k": 2.0, "d_k": 4}.
     """
     got = as_array(student, name)
     want = as_array(expected, "reference")
     if _close(got, want, atol, rtol):
+        if _state is not None:
+            _state.passed.append((name, want.shape))
         return
-    for message, wrong in mistakes:
+    for mistake in mistakes:
+        diagnosis, message, wrong = _mistake_parts(mistake)
         if _close(got, as_array(wrong, "mistake"), atol, rtol):
-            raise AssertionError(f"{name}: {message}")
-    if got.shape != want.shape:
-        raise AssertionError(f"{name}: expected shape {want.shape}, got shape {got.shape}")
-    nan_where = np.isnan(got) & ~np.isnan(want)
-    if nan_where.any():
-        idx = tuple(int(i) for i in np.argwhere(nan_where)[0])
-        raise AssertionError(
-            f"{name}: your result contains NaN (first at index {idx}) where the reference has "
-            "none. A row of all -inf scores (every key blocked), or exp of a large number, "
-            "produces NaN."
-        )
+            fail(f"{name}: {message}", diagnosis)
+    found = diagnose(got, want, atol=atol, rtol=rtol, axes=axes, sizes=sizes, factors=factors)
+    earlier = _earlier_case_note(want.shape)
+    if found is not None:
+        diagnosis, message = found
+        fail(f"{name}: {message}{earlier}", diagnosis)
+    if earlier:
+        fail(f"{name}: wrong values.{earlier}", "generic.hard-coded-size")
+    fail(f"{name}: {_largest_difference(got, want)}", "generic.wrong-values")
+
+
+def _earlier_case_note(shape) -> str:
+    other = [(n, s) for n, s in (_state.passed if _state else ()) if s != shape]
+    if not other:
+        return ""
+    n, s = other[0]
+    return (f" Your function was right on an earlier case of another size ({n}: shape {s}) and "
+            f"is wrong on this one (shape {shape}): is a size or an index hard-coded from the "
+            "first example instead of read from the inputs' shapes?")
+
+
+def _largest_difference(got, want) -> str:
     same = (got == want) | (np.isnan(got) & np.isnan(want))
     with np.errstate(invalid="ignore"):
         diff = np.where(same, 0.0, np.abs(got - want))
-    diff = np.where(np.isnan(diff), np.inf, diff)  # a number where the reference has NaN
+    diff = np.where(np.isnan(diff), np.inf, diff)
     idx = tuple(int(i) for i in np.unravel_index(np.argmax(diff), diff.shape))
-    raise AssertionError(
-        f"{name}: wrong values. At index {idx} the reference is {want[idx]:.4g} and yours is "
-        f"{got[idx]:.4g} (largest of the differences)."
-    )
+    return f"wrong values. {_where_largest(got, want, idx)}"
+
+
+def _where_largest(got, want, idx=None) -> str:
+    if idx is None:
+        with np.errstate(invalid="ignore"):
+            diff = np.nan_to_num(np.abs(got - want), nan=np.inf)
+        idx = tuple(int(i) for i in np.unravel_index(np.argmax(diff), diff.shape))
+    return (f"At index {idx} the reference is {want[idx]:.4g} and yours is {got[idx]:.4g} "
+            "(largest of the differences).")
+
+
+# ---------------------------------------------------------------- generic diagnosis
+
+
+def _axis_names(want_shape, axes) -> list[str]:
+    if axes is not None and len(axes) == len(want_shape):
+        return list(axes)
+    return [f"axis {i}" for i in range(len(want_shape))]
+
+
+def _named(names) -> bool:
+    return not all(n.startswith("axis ") for n in names)
+
+
+def diagnose(got, want, *, atol=1e-6, rtol=1e-5, axes=None, sizes=None, factors=None):
+    """(id, message) for the relation between a wrong result and the right one, or None."""
+    names = _axis_names(want.shape, axes)
+    same = functools.partial(_close, atol=atol, rtol=rtol)
+    if got.shape != want.shape:
+        return _diagnose_shape(got, want, names, sizes or {}, same)
+    for step in (_non_finite, _factor, _offset, _rows_rescaled, _moved, _layout, _partly_right,
+                 _precision, _whole_numbers):
+        found = step(got, want, names, same, factors or {})
+        if found is not None:
+            return found
+    return None
+
+
+def _diagnose_shape(got, want, names, sizes, same):
+    gs, ws = got.shape, want.shape
+    shown = f" = ({', '.join(names)})" if _named(names) else ""
+    expected = f"expected shape {ws}{shown}, got shape {gs}"
+    if got.ndim == want.ndim and sorted(gs) == sorted(ws) and got.ndim <= 5:
+        for perm in itertools.permutations(range(want.ndim)):
+            if perm == tuple(range(want.ndim)):
+                continue
+            if tuple(ws[p] for p in perm) == gs and same(got, want.transpose(perm)):
+                order = ", ".join(names[p] for p in perm)
+                if want.ndim == 2:
+                    return ("generic.transposed",
+                            f"{expected}: your result is the right one transposed. Its rows are "
+                            f"the {names[1]} axis and its columns the {names[0]} axis; "
+                            f"the expected order is ({', '.join(names)}).")
+                return ("generic.axes-swapped",
+                        f"{expected}: the right numbers with the axes in the wrong order. Your "
+                        f"axes are ({order}); the expected order is ({', '.join(names)}). "
+                        "Transpose/permute them.")
+    if got.ndim == want.ndim - 1:
+        for ax in range(want.ndim):
+            if ws[:ax] + ws[ax + 1:] != gs:
+                continue
+            for how, reduced in (("summed over", want.sum(ax)), ("averaged over", want.mean(ax)),
+                                 ("kept only the first entry of", want.take(0, ax)),
+                                 ("kept only the last entry of", want.take(-1, ax))):
+                if same(got, reduced):
+                    return ("generic.axis-reduced",
+                            f"{expected}: the {names[ax]} axis is missing: your result equals "
+                            f"the right one {how} {names[ax]}. Keep that axis.")
+            return ("generic.axis-missing",
+                    f"{expected}: your result has no {names[ax]} axis (size {ws[ax]}).")
+    if got.ndim == want.ndim + 1:
+        for ax in range(got.ndim):
+            if gs[ax] == 1 and gs[:ax] + gs[ax + 1:] == ws:
+                note = (" Your values are right once it is removed."
+                        if same(got.reshape(ws), want) else "")
+                return ("generic.axis-extra",
+                        f"{expected}: your result has an extra axis of size 1 at position {ax} "
+                        f"(a keepdims=True, a [None] or an unsqueeze too many).{note}")
+        return ("generic.axis-extra",
+                f"{expected}: your result has one axis too many. A broadcast between a (n,) "
+                "and a (n, 1) array, or a missing sum, makes an extra axis.")
+    if got.size == want.size and got.ndim >= 1:
+        if same(got.reshape(ws), want):
+            return ("generic.wrong-shape-same-values",
+                    f"{expected}: your numbers are right, in the right order, but reshaped. "
+                    f"Return an array of shape {ws}.")
+    if got.ndim == want.ndim:
+        parts = []
+        for ax, (g, w) in enumerate(zip(gs, ws, strict=True)):
+            if g == w:
+                continue
+            alias = [k for k, v in sizes.items() if v == g and k != names[ax]]
+            if alias:
+                parts.append(f"your {names[ax]} axis (axis {ax}) has size {g}, which is "
+                             f"{' or '.join(alias)}; it should be {names[ax]} = {w}")
+            else:
+                parts.append(f"axis {ax} ({names[ax]}) has size {g} instead of {w}")
+        if parts:
+            return "generic.wrong-size", f"{expected}: " + "; ".join(parts) + "."
+    return "generic.wrong-shape", expected + "."
+
+
+def _non_finite(got, want, names, same, factors):
+    for bad, what in ((np.isnan(got) & ~np.isnan(want), "NaN"),
+                      (np.isinf(got) & ~np.isinf(want), "inf")):
+        if bad.any():
+            where = tuple(int(i) for i in np.argwhere(bad)[0])
+            share = f"{int(bad.sum())} of {bad.size} values"
+            why = ("exp of a large score overflows to inf, inf / inf is NaN, and a row whose "
+                   "every score is -inf gives 0 / 0 = NaN" if what == "NaN" else
+                   "exp of a large number overflows, or a division by zero")
+            return (f"generic.{what.lower()}",
+                    f"your result contains {what} ({share}, the first at index {where}) where "
+                    f"the reference has none: {why}.")
+    return None
+
+
+def _factor_names(c: float, factors: dict) -> str | None:
+    candidates = dict(factors)
+    candidates.setdefault("2", 2.0)
+    for label, value in candidates.items():
+        for shown, v in ((f"× {label}", value), (f"÷ {label}", 1 / value if value else None),
+                         (f"× {label}²", value * value), (f"÷ {label}²",
+                                                          1 / (value * value) if value else None)):
+            if v is not None and math.isclose(c, v, rel_tol=1e-4):
+                return shown
+    return None
+
+
+def _factor(got, want, names, same, factors):
+    w = want[np.isfinite(want)]
+    g = got[np.isfinite(want)]
+    if w.size == 0 or not np.isfinite(g).all():
+        return None
+    denom = float(w @ w)
+    if denom == 0:
+        return None
+    c = float(g @ w) / denom
+    if math.isclose(c, 1.0, rel_tol=1e-6) or not same(got, c * want):
+        return None
+    if math.isclose(c, -1.0, rel_tol=1e-4):
+        return ("generic.sign", "your result is the right one with the sign flipped (every value "
+                                "is −1 × the reference): a minus sign too many or too few.")
+    label = _factor_names(c, factors)
+    if label is not None:
+        return ("generic.constant-factor",
+                f"every value is the reference {label} (a factor of {c:.4g}): the scale is "
+                "wrong, applied twice, inverted, or missing.")
+    return ("generic.constant-factor",
+            f"every value is {c:.4g} × the reference: a constant factor is wrong.")
+
+
+def _offset(got, want, names, same, factors):
+    finite = np.isfinite(want) & np.isfinite(got)
+    if not finite.any():
+        return None
+    d = float(np.mean((got - want)[finite]))
+    if abs(d) > 1e-9 and same(got, want + d):
+        return ("generic.constant-offset",
+                f"every value is the reference plus {d:.4g}: a constant is added or subtracted "
+                "where it should not be.")
+    return None
+
+
+def _rows_rescaled(got, want, names, same, factors):
+    if want.ndim < 1 or want.shape[-1] < 2:
+        return None
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = got / want
+    if not np.isfinite(ratio).all():
+        return None
+    row = ratio[..., :1]
+    if np.allclose(ratio, row, rtol=1e-6, atol=1e-9) and not np.allclose(row, row.flat[0]):
+        sums = got.sum(axis=-1)
+        note = ""
+        if np.allclose(want.sum(axis=-1), 1.0) and not np.allclose(sums, 1.0):
+            note = (f" Each row of yours sums to something other than 1 (row 0 sums to "
+                    f"{float(sums.flat[0]):.4g}): normalise each row by its own sum.")
+        return ("generic.rows-rescaled",
+                f"each {names[-2] if want.ndim >= 2 else 'row'} is the reference times a factor "
+                f"of its own: the right shape of values, wrongly normalised.{note}")
+    return None
+
+
+def _layout(got, want, names, same, factors):
+    """The right numbers in the wrong memory layout: a reshape where a transpose was needed."""
+    if want.ndim < 2 or want.ndim > 5:
+        return None
+    flat = np.sort(got.ravel())
+    if not np.allclose(flat, np.sort(want.ravel()), atol=1e-6, rtol=1e-5, equal_nan=True):
+        return None
+    for perm in itertools.permutations(range(want.ndim)):
+        if perm == tuple(range(want.ndim)):
+            continue
+        if np.allclose(got.ravel(), want.transpose(perm).ravel(), atol=1e-6, rtol=1e-5):
+            order = ", ".join(names[p] for p in perm)
+            return ("generic.reshape-not-transpose",
+                    "your result holds the right numbers laid out in another order: read in "
+                    f"memory order they are the right result with its axes as ({order}). A "
+                    "reshape or view regroups numbers in memory order; moving an axis needs a "
+                    "transpose (or permute) first.")
+    return ("generic.same-numbers-other-places",
+            "your result holds exactly the right numbers, but in the wrong places.")
+
+
+def _moved(got, want, names, same, factors):
+    """Right slices along one axis, shifted, reversed or permuted."""
+    for ax in range(want.ndim):
+        n = want.shape[ax]
+        if n < 2:
+            continue
+        if same(got, np.flip(want, ax)):
+            return ("generic.reversed",
+                    f"your result is the right one reversed along {names[ax]}: entry i holds "
+                    f"what belongs at {n - 1} - i.")
+        for s in (1, -1):
+            rolled = np.roll(want, s, ax)
+            sl = [slice(None)] * want.ndim
+            sl[ax] = slice(1, None) if s == 1 else slice(None, -1)
+            if same(got[tuple(sl)], rolled[tuple(sl)]):
+                where = "later" if s == 1 else "earlier"
+                return ("generic.shifted",
+                        f"your result is shifted by one along {names[ax]}: entry i holds what "
+                        f"belongs at i {'-' if s == 1 else '+'} 1 (one position {where} than "
+                        "it should be): an off-by-one in an index or a slice.")
+        slices_w = [want.take(i, ax) for i in range(n)]
+        slices_g = [got.take(i, ax) for i in range(n)]
+        match = []
+        for g in slices_g:
+            hits = [j for j, w in enumerate(slices_w) if same(g, w)]
+            if not hits:
+                break
+            match.append(hits[0])
+        else:
+            if match != list(range(n)):
+                return ("generic.permuted",
+                        f"each slice along {names[ax]} is a right one, but in the wrong place: "
+                        f"your entries 0..{n - 1} are the reference's {match}.")
+    return None
+
+
+def _ranges(idx) -> str:
+    idx = list(idx)
+    out, start = [], None
+    for i, v in enumerate(idx):
+        if start is None:
+            start = v
+        if i + 1 == len(idx) or idx[i + 1] != v + 1:
+            out.append(f"{start}" if start == v else f"{start}–{v}")
+            start = None
+    return ", ".join(out)
+
+
+def _partly_right(got, want, names, same, factors):
+    best = None
+    for ax in range(want.ndim if want.ndim >= 2 else 0):
+        n = want.shape[ax]
+        if n < 3:
+            continue
+        ok = [same(got.take(i, ax), want.take(i, ax)) for i in range(n)]
+        good = [i for i in range(n) if ok[i]]
+        bad = [i for i in range(n) if not ok[i]]
+        if good and bad and (best is None or len(bad) < len(best[2])):
+            best = (ax, good, bad)
+    if want.ndim >= 2 and want.shape[-1] == want.shape[-2] and want.shape[-1] > 1:
+        t = want.shape[-1]
+        lower = np.tril(np.ones((t, t), bool))
+        diag = np.eye(t, dtype=bool)
+        for region, label in ((lower, "on and below the diagonal"),
+                              (~lower | diag, "on and above the diagonal"),
+                              (~lower, "above the diagonal"),
+                              (lower & ~diag, "below the diagonal"), (diag, "on the diagonal")):
+            inside = np.broadcast_to(region, want.shape)
+            if _close(got[inside], want[inside], 1e-6, 1e-5) and not _close(
+                    got[~inside], want[~inside], 1e-6, 1e-5):
+                return ("generic.right-in-triangle",
+                        f"your entries {label} are right and the others are wrong: the two "
+                        f"last axes ({names[-2]}, {names[-1]}) are right only in part, which "
+                        "points at a mask or a loop bound.")
+    if best is None:
+        return None
+    ax, good, bad = best
+    n = want.shape[ax]
+    note = ""
+    if bad == [n - 1]:
+        note = f" Only the last {names[ax]} is wrong: a loop or slice that stops one short?"
+    elif bad == [0]:
+        note = f" Only the first {names[ax]} is wrong: a loop or slice that starts at 1?"
+    return ("generic.partly-right",
+            f"along {names[ax]}, {_ranges(good)} {'is' if len(good) == 1 else 'are'} right and "
+            f"{_ranges(bad)} {'is' if len(bad) == 1 else 'are'} wrong.{note} "
+            + _where_largest(got, want))
+
+
+def _precision(got, want, names, same, factors):
+    if np.allclose(got, want, rtol=2e-3, atol=1e-4, equal_nan=True):
+        return ("generic.precision",
+                "your values are right to about 3 digits but not 6: computed in float16 or "
+                "float32, or rounded somewhere? Use float64 throughout.")
+    return None
+
+
+def _whole_numbers(got, want, names, same, factors):
+    finite = np.isfinite(got)
+    if (finite.all() and np.array_equal(got, np.round(got))
+            and not np.array_equal(want, np.round(want))):
+        return ("generic.whole-numbers",
+                "your values are all whole numbers where the reference has fractions: integer "
+                "arithmetic (an int array, `//`, `int(...)` or `.astype(int)`) lost the "
+                "fractional part.")
+    return None
+
+
+# ---------------------------------------------------------------- tuples and errors
+
+
+def unpack(result, parts: tuple[str, ...], *, name: str):
+    """The student's tuple as a tuple of len(parts), or a CheckFailed saying what to return."""
+    if not isinstance(result, (tuple, list)) or len(result) != len(parts):
+        got = type(result).__name__
+        if isinstance(result, (tuple, list)):
+            got += f" of length {len(result)}"
+        fail(f"{name}: return a tuple ({', '.join(parts)}) as the exercise says; got {got}.",
+             "generic.not-a-tuple")
+    return tuple(result)
+
+
+def compare_tuple(result, expected: tuple, parts: tuple[str, ...], *, name: str, **options):
+    """Compare a returned tuple part by part; name a swapped order."""
+    got = unpack(result, parts, name=name)
+    if len(parts) == 2:
+        a, b = (as_array(g, f"{name}: {p}") for g, p in zip(got, parts, strict=True))
+        wa, wb = (as_array(e, "reference") for e in expected)
+        if (_close(a, wb, 1e-6, 1e-5) and _close(b, wa, 1e-6, 1e-5)
+                and not _close(a, wa, 1e-6, 1e-5)):
+            fail(f"{name}: you returned ({parts[1]}, {parts[0]}); the exercise asks for "
+                 f"({parts[0]}, {parts[1]}), in that order.", "generic.tuple-order")
+    per_part = options.pop("per_part", {})
+    for g, e, p in zip(got, expected, parts, strict=True):
+        compare(g, e, name=f"{name}: {p}", **{**options, **per_part.get(p, {})})
 
 
 def expect_error(fn, *args, error=ValueError, name: str, hint: str = "") -> None:
@@ -77,8 +741,7 @@ def expect_error(fn, *args, error=ValueError, name: str, hint: str = "") -> None
     except NotImplementedError:
         raise
     except Exception as e:  # a different exception teaches something too
-        raise AssertionError(
-            f"{name}: expected {error.__name__}, but your code raised "
-            f"{type(e).__name__}: {e}. {hint}"
-        ) from None
-    raise AssertionError(f"{name}: expected {error.__name__}, but nothing was raised. {hint}")
+        fail(f"{name}: expected {error.__name__}, but your code raised {type(e).__name__}: {e}. "
+             f"{hint}", "generic.wrong-exception")
+    fail(f"{name}: expected {error.__name__}, but nothing was raised. {hint}",
+         "generic.no-exception")

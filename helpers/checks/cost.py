@@ -52,6 +52,7 @@ def _softmax_unshifted(x):
         return e / e.sum()
 
 
+@core.exercise
 def check_online_softmax(my_online_softmax) -> None:
     """Exercise: my_online_softmax(x, block_size) -> softmax(x) from a running max and sum."""
     rng = np.random.default_rng(9)
@@ -154,6 +155,7 @@ def _compare_state(got, want, variants, name):
         core.compare(g, w, name=f"{name}, {label}", atol=1e-9)
 
 
+@core.exercise
 def check_attention_step(my_attention_step) -> None:
     """Exercise: my_attention_step(m, z, acc, s, v) -> (m_new, z_new, acc_new)."""
     rng = np.random.default_rng(3)
@@ -224,6 +226,7 @@ def _append(fn, cache_k, cache_v, k, v, name):
     return _tensor(got[0], f"{name} k_all"), _tensor(got[1], f"{name} v_all")
 
 
+@core.exercise
 def check_cache_append(my_cache_append) -> None:
     """Exercise: my_cache_append(cache_k, cache_v, k_new, v_new) -> (k_all, v_all)."""
     g = torch.Generator().manual_seed(0)
@@ -309,6 +312,7 @@ def _bool_mask(got, name, shape):
     return got
 
 
+@core.exercise
 def check_sliding_window_mask(my_sliding_window_mask) -> None:
     """Exercise: my_sliding_window_mask(T, window) -> (T, T) bool, keys i-window+1..i."""
     for T, window in ((8, 3), (6, 1), (5, 2), (4, 6)):
@@ -338,6 +342,7 @@ def check_sliding_window_mask(my_sliding_window_mask) -> None:
 # ------------------------------------------------------------------ ex5: top-k routing
 
 
+@core.exercise
 def check_top_k_gates(my_top_k_gates) -> None:
     """Exercise: my_top_k_gates(logits, k) -> (N, n_experts) gates, k non-zero per row."""
     g = torch.Generator().manual_seed(5)

@@ -43,6 +43,7 @@ def _bool_mask(got, name: str, shape: tuple) -> np.ndarray:
     return got
 
 
+@core.exercise
 def check_causal_mask(my_causal_mask) -> None:
     """Exercise: my_causal_mask(T) -> (T, T) bool, row i keeps columns 0..i."""
     for T in (5, 3, 1):
@@ -68,6 +69,7 @@ def check_causal_mask(my_causal_mask) -> None:
                 "T = 5, 3, 1")
 
 
+@core.exercise
 def check_masked_weights(masked_weights) -> None:
     """Exercise: masked_weights(scores, mask) = softmax(scores + 0/-inf bias) over the keys."""
     rng = np.random.default_rng(4)
@@ -106,6 +108,7 @@ def check_masked_weights(masked_weights) -> None:
                 "exactly 0, rows sum to 1, batched and 2-D")
 
 
+@core.exercise
 def check_reversed_causal_mask(reversed_causal_mask) -> None:
     """Exercise: the reversed mask on purpose, the upper triangle with its diagonal."""
     for T in (5, 3):
@@ -152,6 +155,7 @@ def _layers():
     }
 
 
+@core.exercise
 def check_reads_future(reads_future) -> None:
     """Exercise: a leakage test, True when an output moves after a later token changes."""
     x, layers = _layers()
@@ -192,6 +196,7 @@ def check_reads_future(reads_future) -> None:
                 "causal and previous-token masks")
 
 
+@core.exercise
 def check_batch_mask(batch_mask) -> None:
     """Exercise: batch_mask(lengths, T, causal) -> (B, T, T) key padding (& causal) mask."""
     lengths, T = [5, 3, 1], 5
@@ -229,6 +234,7 @@ def check_batch_mask(batch_mask) -> None:
                 "causal triangle, lengths [5, 3, 1]")
 
 
+@core.exercise
 def check_safe_attention(safe_attention) -> None:
     """Exercise: attention where a query with no allowed key outputs zeros, not NaN."""
     rng = np.random.default_rng(5)

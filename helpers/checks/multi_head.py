@@ -132,6 +132,7 @@ def _no_transpose_merge(x: torch.Tensor) -> torch.Tensor:
 # Exercise 1 -------------------------------------------------------------------------------
 
 
+@core.exercise
 def check_split_heads(my_split_heads) -> None:
     """Exercise: my_split_heads(x, n_heads): (B, T, D) -> (B, H, T, D / H)."""
     cases = [
@@ -169,6 +170,7 @@ def check_split_heads(my_split_heads) -> None:
 # Exercise 2 -------------------------------------------------------------------------------
 
 
+@core.exercise
 def check_merge_heads(my_merge_heads) -> None:
     """Exercise: my_merge_heads(x): (B, H, T, d_head) -> (B, T, H * d_head)."""
     split_of_labelled = split_heads(labelled(2, 5, 12), 3)  # (2, 3, 5, 4), labelled by token
@@ -220,6 +222,7 @@ def _multi_head(q, k, v, H, mask=None, *, scale=None, split=split_heads):
     return merge_heads(heads)  # (B, T, D)
 
 
+@core.exercise
 def check_per_head_attention(per_head_attention) -> None:
     """Exercise: per_head_attention(q, k, v, n_heads, mask) -> (B, T, D), a loop over heads."""
     cases = [
@@ -271,6 +274,7 @@ def check_per_head_attention(per_head_attention) -> None:
 # Exercise 4 -------------------------------------------------------------------------------
 
 
+@core.exercise
 def check_attention_parameters(attention_parameters) -> None:
     """Exercise: attention_parameters(d_model, n_heads, bias) -> int, counted per head."""
     for D, H, bias in [(512, 8, True), (512, 8, False), (64, 4, True), (768, 12, True),
@@ -355,6 +359,7 @@ def _forward(x, w, H, mask=None, *, scale=None, split=split_heads, merge=merge_h
     return merged @ W_o + (w["b_o"] if biases else 0)
 
 
+@core.exercise
 def check_mha_forward(mha_forward) -> None:
     """Exercise: mha_forward(x, w, n_heads, mask) equals nn.MultiheadAttention's output."""
     cases = [(2, 5, 12, 3, True, 0), (2, 5, 12, 3, False, 0), (1, 4, 8, 2, True, 1)]
@@ -447,6 +452,7 @@ def _splits():
     }
 
 
+@core.exercise
 def check_mixes_tokens(mixes_tokens) -> None:
     """Exercise: mixes_tokens(split) -> True when split puts a token at another position."""
     verdicts = {}

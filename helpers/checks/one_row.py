@@ -21,10 +21,6 @@ from helpers.examples import WQ as _WQ
 from helpers.examples import WV as _WV
 from helpers.masks import causal_mask
 
-_ATTENTION_NAMES = {"attention", "scaled_dot_product_attention", "multi_head_attention_forward"}
-_SOFTMAX_NAMES = {"softmax", "log_softmax"}
-
-
 # ---------------------------------------------------------------- small shared pieces
 
 
@@ -36,28 +32,9 @@ def _masked(scores, mask):
     return scores if mask is None else np.where(mask, scores, -np.inf)
 
 
-def _names_used(fn) -> set[str]:
-    """Global, closure and attribute names a function's code refers to (nested code included)."""
-    code = getattr(fn, "__code__", None)
-    names: set[str] = set()
-    stack = [code] if code is not None else []
-    while stack:
-        c = stack.pop()
-        names.update(c.co_names)
-        names.update(c.co_freevars)
-        stack.extend(const for const in c.co_consts if hasattr(const, "co_names"))
-    return names
-
-
 def _require_function(fn, name: str) -> None:
     if not callable(fn):
         raise AssertionError(f"{name}: pass your function itself, e.g. check(f), not f(...)")
-
-
-def _refuse_names(fn, forbidden: set[str], name: str, why: str) -> None:
-    used = sorted(_names_used(fn) & forbidden)
-    if used:
-        raise AssertionError(f"{name}: your function calls {', '.join(used)}. {why}")
 
 
 def _pair(result, name: str):
@@ -93,6 +70,7 @@ def _global_max_softmax(s):
 # ---------------------------------------------------------------- exercise 1
 
 
+@core.exercise
 def check_scaled_scores(student_fn) -> None:
     """scaled_scores(q, k) -> (T_q, T_k) = q kᵀ / √d_k."""
     _require_function(student_fn, "scaled_scores")
@@ -146,15 +124,16 @@ def check_scaled_scores(student_fn) -> None:
 # ---------------------------------------------------------------- exercise 2
 
 
+@core.exercise
 def check_stable_softmax(student_fn) -> None:
     """stable_softmax(s) -> softmax along the last axis, max subtracted, for any leading axes."""
     name = "stable_softmax"
     _require_function(student_fn, name)
-    _refuse_names(
+    core.forbid(
         student_fn,
-        _SOFTMAX_NAMES,
-        name,
-        "Write it yourself with np.exp, .max and .sum; that is the exercise.",
+        core.SOFTMAX_FUNCTIONS + core.ATTENTION_FUNCTIONS,
+        name=name,
+        why="Write it yourself with np.exp, .max and .sum; that is the exercise.",
     )
     square = np.round(_rand(5, 3, 3, spread=2.0), 2)
     batch = np.round(_rand(6, 2, 3, 4, spread=2.0), 2)
@@ -229,15 +208,16 @@ def check_stable_softmax(student_fn) -> None:
 # ---------------------------------------------------------------- exercise 3
 
 
+@core.exercise
 def check_weighted_sum(student_fn) -> None:
     """weighted_sum(weights, v) -> (T_q, d_v), output_i = Σ_j weights[i, j] v_j."""
     name = "weighted_sum"
     _require_function(student_fn, name)
-    _refuse_names(
+    core.forbid(
         student_fn,
-        _ATTENTION_NAMES,
-        name,
-        "The weights are given: only the weighted sum of the values is asked for.",
+        core.ATTENTION_FUNCTIONS,
+        name=name,
+        why="The weights are given: only the weighted sum of the values is asked for.",
     )
     w1 = softmax(_rand(7, 2, 3, spread=1.5))  # (T_q=2, T_k=3)
     v1 = np.round(_rand(8, 3, 4), 2)  # (T_k=3, d_v=4)
@@ -302,15 +282,16 @@ def _one_row_cases():
     ]
 
 
+@core.exercise
 def check_row_by_hand(student_fn) -> None:
     """row_by_hand(q, k, v, i) -> (out_i (d_v,), weights_i (T_k,)), computed without attention()."""
     name = "row_by_hand"
     _require_function(student_fn, name)
-    _refuse_names(
+    core.forbid(
         student_fn,
-        _ATTENTION_NAMES,
-        name,
-        "This exercise is the row by hand: scores, scale, subtract the max, exp, normalise, "
+        core.ATTENTION_FUNCTIONS,
+        name=name,
+        why="This exercise is the row by hand: scores, scale, subtract the max, exp, normalise, "
         "weighted sum. Do not call an attention function.",
     )
     for label, q, k, v, i in _one_row_cases():
@@ -417,15 +398,16 @@ def _output_cases():
     ]
 
 
+@core.exercise
 def check_attention_output(student_fn) -> None:
     """attention_output(q, k, v, mask=None) -> (out (T_q, d_v), weights (T_q, T_k))."""
     name = "attention_output"
     _require_function(student_fn, name)
-    _refuse_names(
+    core.forbid(
         student_fn,
-        _ATTENTION_NAMES,
-        name,
-        "Write the three lines yourself (scores, masked softmax, weights @ v); that is the "
+        core.ATTENTION_FUNCTIONS,
+        name=name,
+        why="Write the three lines yourself (scores, masked softmax, weights @ v); that is the "
         "exercise.",
     )
     for label, q, k, v, mask in _output_cases():

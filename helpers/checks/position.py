@@ -69,6 +69,7 @@ def _equivariance_layers():
     ]
 
 
+@core.exercise
 def check_is_permutation_equivariant(is_permutation_equivariant) -> None:
     """Exercise: is_permutation_equivariant(attend, x) -> True when attend(x[o]) == attend(x)[o]."""
     x, layers = _equivariance_layers()
@@ -128,6 +129,7 @@ def _interleave(sin_part, cos_part) -> np.ndarray:
     return out
 
 
+@core.exercise
 def check_sinusoidal(my_sinusoidal) -> None:
     """Exercise: my_sinusoidal(T, d_model) -> (T, d_model), sin on even columns, cos on odd."""
     for T, d in [(6, 8), (50, 16), (3, 4)]:
@@ -192,6 +194,7 @@ def _rope_variant(x, *, exponent=None, sign=1.0, halves=False, start=0, concat=F
     return np.stack([r1, r2], axis=-1).reshape(T, d)
 
 
+@core.exercise
 def check_rope(my_rope) -> None:
     """Exercise: my_rope(x), x (T, d) -> row m's pairs (2i, 2i+1) rotated by m * 10000^(-2i/d)."""
     rng = np.random.default_rng(11)
@@ -261,6 +264,7 @@ def check_rope(my_rope) -> None:
 # --------------------------------------------------------------------------------------------
 # Exercise: attention with RoPE on q and k, not v
 # --------------------------------------------------------------------------------------------
+@core.exercise
 def check_rope_attention(rope_attention) -> None:
     """Exercise: rope_attention(q, k, v, positions) = attention(R q, R k, v)."""
     rng = np.random.default_rng(12)
@@ -314,6 +318,7 @@ def _alibi_with(slopes, T, *, distance=None):
     return -np.asarray(slopes)[:, None, None] * distance
 
 
+@core.exercise
 def check_alibi_bias(my_alibi_bias) -> None:
     """Exercise: my_alibi_bias(n_heads, T) -> (H, T, T), -slope_h * (i - j) for j <= i, else 0."""
     for H, T in [(4, 6), (8, 5), (2, 3)]:

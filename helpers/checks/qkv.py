@@ -48,6 +48,7 @@ def _copies(*arrays):
 # Exercise 1 -------------------------------------------------------------------------------
 
 
+@core.exercise
 def check_project_qkv(project_qkv) -> None:
     """project_qkv(x, w_q, w_k, w_v) -> (x @ w_q, x @ w_k, x @ w_v)."""
     cases = [
@@ -106,6 +107,7 @@ def check_project_qkv(project_qkv) -> None:
 # Exercise 2 -------------------------------------------------------------------------------
 
 
+@core.exercise
 def check_cross_attention_qkv(cross_attention_qkv) -> None:
     """cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v) -> (x_dec w_q, x_enc w_k, x_enc w_v)."""
     (x_dec,) = _random(2, (4, 4))  # "<s> I love you", T_dec = 4
@@ -154,6 +156,7 @@ def check_cross_attention_qkv(cross_attention_qkv) -> None:
 _ROLE = {0: "Q", 1: "K", 2: "V"}
 
 
+@core.exercise
 def check_fuse_weights(fuse_weights) -> None:
     """fuse_weights(w_q, w_k, w_v) -> [w_q | w_k | w_v], shape (d_model, 2 d_k + d_v)."""
     cases = [
@@ -207,6 +210,7 @@ def check_fuse_weights(fuse_weights) -> None:
 # Exercise 4 -------------------------------------------------------------------------------
 
 
+@core.exercise
 def check_split_qkv(split_qkv) -> None:
     """split_qkv(qkv, d_k, d_v) -> the column blocks [0:d_k], [d_k:2d_k], [2d_k:2d_k+d_v]."""
     cases = [
@@ -288,6 +292,7 @@ def _describe(q, k, v) -> str:
     return f"q {q.shape}, k {k.shape}, v {v.shape}"
 
 
+@core.exercise
 def check_attention_shapes(attention_shapes) -> None:
     """attention_shapes(q, k, v) -> ((T_q, T_k), (T_q, d_v)), or ValueError for bad widths."""
     # Valid inputs: self-attention with d_v != d_k, then cross-attention with T_q != T_k.
@@ -363,6 +368,7 @@ def check_attention_shapes(attention_shapes) -> None:
 # Exercise 6 -------------------------------------------------------------------------------
 
 
+@core.exercise
 def check_n_projection_params(n_projection_params) -> None:
     """n_layers · n_heads · d_model · (2 d_k + d_v): one W_Q, W_K, W_V per head per layer."""
     cases = [

@@ -44,6 +44,7 @@ def _one_variance(measure_dot_variance, d_k: int, seed: int) -> float:
     return float(got.reshape(()))
 
 
+@core.exercise
 def check_measure_dot_variance(measure_dot_variance) -> None:
     """Exercise 1: Var(q·k) ≈ d_k for independent standard-normal q and k, measured from rng."""
     d_ks = np.array(VARIANCE_WIDTHS, dtype=float)
@@ -115,6 +116,7 @@ def check_measure_dot_variance(measure_dot_variance) -> None:
 # ------------------------------------------------------ Exercise 2: per-head scaled scores
 
 
+@core.exercise
 def check_head_scores(head_scores) -> None:
     """Exercise 2: (H, T, d_head) queries and keys -> (H, T, T) scores / √d_head."""
     rng = np.random.default_rng(3)
@@ -227,6 +229,7 @@ def _mean_max_weight(scores):
     return softmax(scores).max(axis=-1).mean()
 
 
+@core.exercise
 def check_saturation_point(saturation_point) -> None:
     """Exercise 3: smallest d_k whose unscaled mean max weight exceeds the threshold."""
     expected = []
@@ -315,6 +318,7 @@ LOVE_SCORES = np.array(
 )  # the 我 爱 你 score matrix of seed 001
 
 
+@core.exercise
 def check_softmax_temperature(softmax_t) -> None:
     """Exercise 4: softmax(s / tau) along the last axis, stable for large s / tau."""
     extreme = np.array([[100.0, -50.0, -30.0]])
@@ -367,6 +371,7 @@ def check_softmax_temperature(softmax_t) -> None:
 # ------------------------------------------------------------- Exercise 5: softmax entropy
 
 
+@core.exercise
 def check_entropy(entropy_fn) -> None:
     """Exercise 5: entropy in nats along the last axis, with 0·log 0 = 0."""
     rows = np.array(
