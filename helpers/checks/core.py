@@ -135,6 +135,9 @@ def _exercise_name(check) -> str:
 
 def _not_attempted(check_name: str, error: NotImplementedError) -> NotAttempted:
     name = check_name.removeprefix("check_")
+    said = str(error)
+    if said.startswith("Not attempted yet"):  # the stub's own words, with its hint
+        return NotAttempted(f"{name}: {said}")
     return NotAttempted(
         f"{name}: not attempted yet. Replace the line `raise NotImplementedError(...)` in the "
         "answer cell above with your code, run that cell, then run this one again."
@@ -189,6 +192,31 @@ def call(fn, *args, name: str | None = None, **kwargs):
                 "generic.input-modified",
             )
     return result
+
+
+def follows_its_rng(fn, make_args, *, name: str):
+    """Fail when fn draws from the global RNG instead of the generator it is given.
+
+    make_args(rng) -> the argument tuple, rng a fresh np.random.Generator (or whatever the
+    exercise passes). fn runs twice with the same seed and a different global RNG state each
+    time; the results must agree. Returns the first result.
+    """
+    np_state, torch_state = np.random.get_state(), torch.random.get_rng_state()
+    try:
+        results = []
+        for global_seed in (1, 2):
+            np.random.seed(global_seed)
+            torch.manual_seed(global_seed)
+            results.append(as_array(fn(*make_args()), name))
+    finally:
+        np.random.set_state(np_state)
+        torch.random.set_rng_state(torch_state)
+    if not _close(results[0], results[1], 0.0, 0.0):
+        fail(f"{name}: two calls with the same generator gave different results: your function "
+             "draws from the global random state (np.random.normal, torch.randn, ...) instead "
+             "of the generator it is given. Draw every random number from that argument.",
+             "generic.global-rng")
+    return results[0]
 
 
 def _copy(value):
