@@ -583,9 +583,9 @@ def _outcome(record: dict | None, timeout: float, check: bool) -> tuple[str, str
                                "stopped: does your code loop forever?")
         return "timeout", f"ran longer than the {timeout:g} s limit and was stopped"
     ename = record.get("ename")
-    if ename == "AssertionError" and check:
+    if ename in ("AssertionError", "CheckFailed") and check:
         return "failed", record.get("evalue", "")
-    if ename == "NotImplementedError":
+    if ename in ("NotImplementedError", "NotAttempted"):
         return "not attempted", record.get("evalue", "")
     if ename:
         return "error", f"{ename}: {record.get('evalue', '')}"

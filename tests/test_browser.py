@@ -38,7 +38,14 @@ except ImportError:  # reported by the `lab` fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = ("03_scaling.ipynb", "04_masks.ipynb")
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+# The README's screenshots are rewritten only when asked (REFRESH_SCREENSHOTS=1), so that a
+# test run leaves the work tree clean; otherwise they go to a temporary folder.
+SCREENSHOTS = (ROOT / "docs" / "screenshots" if os.environ.get("REFRESH_SCREENSHOTS") == "1"
+               else Path(tempfile.gettempdir()) / "course-screenshots")
+
+# Exercise 1 of lesson 02 as a learner leaves it: a wrong answer, and an untouched stub.
+WRONG_SCALE = "def scaled_scores(q, k):\n    return q @ k.T / k.shape[-1]\n"
+FAILING_CHECKS = {"02_wrong_answer.ipynb": WRONG_SCALE, "02_stub.ipynb": None}
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
     "--no-sandbox",
@@ -71,6 +78,22 @@ def _missing(why: str):
     if IN_CI:
         pytest.fail(f"CI must not skip the browser test. {message}", pytrace=False)
     pytest.skip(message)
+
+
+def _write_exercise_up_to_check(path: Path, answer: str | None) -> None:
+    """exercises/02_one_row.ipynb up to exercise 1's check, with `answer` (None: the stub)."""
+    import nbformat
+
+    nb = nbformat.read(ROOT / "exercises" / "02_one_row.ipynb", as_version=4)
+    keep = []
+    for cell in nb.cells:
+        if cell.get("id") == "ex1-answer" and answer is not None:
+            cell.source = answer
+        keep.append(cell)
+        if cell.get("id") == "ex1-check":
+            break
+    nb.cells = keep
+    nbformat.write(nb, path)
 
 
 def _free_port() -> int:
@@ -165,6 +188,8 @@ def lab():
         (folder / "lessons").mkdir()
         for name in LESSONS:
             shutil.copy(ROOT / "notebooks" / name, folder / "lessons" / name)
+        for name, answer in FAILING_CHECKS.items():
+            _write_exercise_up_to_check(folder / "lessons" / name, answer)
         url = _start_lab(folder, stack)
         playwright = sync_playwright().start()
         stack.callback(playwright.stop)
@@ -341,3 +366,32 @@ def test_lesson_04_mask_explorer_in_jupyterlab(running):
     wait_for_change(explorer, start, r"^reversed causal, 5 real tokens: 10 weights read the future")
     assert_no_errors(lesson, "after changing the mask")
     save_screenshot(explorer, "04_masks_explorer.png")
+
+
+@pytest.mark.parametrize("name, says", [
+    ("02_wrong_answer", "you scaled by d_k = 4 instead of √d_k = 2"),
+    ("02_stub", "Not attempted yet: replace this line with your answer. Hint:"),
+])
+def test_a_failing_check_shows_the_lesson_not_the_checker(lab, name, says):
+    """Issue 9: a failed check shows its message and no line of helpers/checks source."""
+    url, browser = lab
+    lesson = open_lesson(url, browser, f"{name}.ipynb")
+    try:
+        start_run_all(lesson)
+        wait_for_run_all(lesson)  # Run All stops at the failing check
+        errors = lesson.page.locator(PROBLEM_OUTPUTS)  # JupyterLab renders an error as stderr
+        expect(errors).to_have_count(1)
+        shown = errors.first.inner_text()
+        assert says in shown, shown
+        assert len(shown.strip().splitlines()) <= 4, f"more than the message is shown:\n{shown}"
+        for checker_line in ("helpers/checks", "core.compare", "raw / root", "Traceback",
+                             "def check_", "mistakes="):
+            assert checker_line not in shown, f"{checker_line!r} shown to the learner:\n{shown}"
+        assert not lesson.blocked, f"the page asked the network for {lesson.blocked}"
+        if name == "02_wrong_answer":
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            cell = lesson.page.locator(".jp-CodeCell").filter(has=errors.first)
+            cell.scroll_into_view_if_needed()
+            cell.screenshot(path=SCREENSHOTS / "02_failing_check.png", animations="disabled")
+    finally:
+        lesson.page.close()

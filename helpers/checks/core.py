@@ -137,7 +137,7 @@ def _not_attempted(check_name: str, error: NotImplementedError) -> NotAttempted:
     name = check_name.removeprefix("check_")
     said = str(error)
     if said.startswith("Not attempted yet"):  # the stub's own words, with its hint
-        return NotAttempted(f"{name}: {said}")
+        return NotAttempted(said)
     return NotAttempted(
         f"{name}: not attempted yet. Replace the line `raise NotImplementedError(...)` in the "
         "answer cell above with your code, run that cell, then run this one again."
