@@ -70,14 +70,24 @@ def _as_mask(mask, like):
     return mask
 
 
-def _check_mask(mask, scores_shape) -> None:
+def _broadcasts_to(name: str, shape, scores_shape) -> None:
+    """A mask or bias must broadcast TO the scores' shape: it may not enlarge the output."""
     try:
-        full_shape = np.broadcast_shapes(tuple(mask.shape), tuple(scores_shape))
+        full_shape = np.broadcast_shapes(tuple(shape), tuple(scores_shape))
     except ValueError:
+        full_shape = None
+    if full_shape != tuple(scores_shape):
         raise ValueError(
-            f"mask of shape {tuple(mask.shape)} does not broadcast to the scores' shape "
-            f"{tuple(scores_shape)} (..., T_q, T_k)"
-        ) from None
+            f"{name} of shape {tuple(shape)} does not broadcast to the scores' shape "
+            f"{tuple(scores_shape)} (..., T_q, T_k). Here a mask is (T_q, T_k), (B, T_q, T_k) "
+            "or (B, H, T_q, T_k), as in F.scaled_dot_product_attention; nn.MultiheadAttention's "
+            "3-D attn_mask is (B·H, T_q, T_k) instead: reshape it to (B, H, T_q, T_k) first."
+        )
+
+
+def _check_mask(mask, scores_shape) -> None:
+    _broadcasts_to("mask", mask.shape, scores_shape)
+    full_shape = tuple(scores_shape)
     full = np.broadcast_to(mask.cpu().numpy() if _is_torch(mask) else mask, full_shape)
     blocked_rows = ~full.any(axis=-1)
     if blocked_rows.any():
@@ -119,14 +129,12 @@ def attention(q, k, v, mask=None, *, scale: float | None = None, bias=None):
     _check_shapes(q, k, v)
     s = scores(q, k, scale)  # (..., T_q, T_k)
     if bias is not None:
-        bias = torch.as_tensor(bias, dtype=s.dtype) if _is_torch(q) else np.asarray(bias)
-        try:
-            s = s + bias
-        except (RuntimeError, ValueError):
-            raise ValueError(
-                f"bias of shape {tuple(bias.shape)} does not broadcast to the scores' shape "
-                f"{tuple(s.shape)} (..., T_q, T_k)"
-            ) from None
+        if _is_torch(q):  # on q's device: a NumPy ALiBi bias works for a GPU q too
+            bias = torch.as_tensor(bias, dtype=s.dtype, device=s.device)
+        else:
+            bias = np.asarray(bias)
+        _broadcasts_to("bias", bias.shape, s.shape)
+        s = s + bias
     if mask is not None:
         mask = _as_mask(mask, q)
         _check_mask(mask, s.shape)

@@ -94,7 +94,7 @@ class MultiHeadAttention(nn.Module):
         v = split_heads(self.v_proj(x_kv), self.n_heads)  # (B, H, T_k, d_head)
         if cache is not None:
             k, v = cache.append(k, v)  # (B, H, T_past + T_k, d_head)
-        allowed = _combine_masks(mask, key_padding_mask, x_q.device)
+        allowed = _combine_masks(mask, key_padding_mask, x_q.device, batch=x_q.shape[0])
         out, weights = attention(q, k, v, mask=allowed)  # (B, H, T_q, d_head)
         return self.out_proj(merge_heads(out)), weights
 
@@ -132,11 +132,18 @@ def _as_bool(mask, name: str, device) -> torch.Tensor:
     return mask
 
 
-def _combine_masks(mask, key_padding_mask, device):
+def _combine_masks(mask, key_padding_mask, device, batch: int):
     """One boolean mask broadcastable to (B, H, T_q, T_k), or None. True = may attend."""
     allowed = None
     if mask is not None:
         mask = _as_bool(mask, "mask", device)
+        if mask.ndim == 3 and mask.shape[0] not in (1, batch):
+            raise ValueError(
+                f"a 3-D mask here is (B, T_q, T_k) with B = {batch}; got shape "
+                f"{tuple(mask.shape)}. nn.MultiheadAttention's 3-D attn_mask is (B·H, T_q, T_k) "
+                "instead: reshape it to (B, H, T_q, T_k) (and flip it with helpers.masks.to_sdpa, "
+                "since there True = blocked)."
+            )
         if mask.ndim == 3:
             mask = mask[:, None]  # (B, 1, T_q, T_k): the same mask for every head
         elif mask.ndim not in (2, 4):

@@ -46,7 +46,7 @@ def additive_bias(mask):
     """
     if isinstance(mask, torch.Tensor):
         _check_bool(mask, "mask")
-        zeros = torch.zeros(mask.shape)
+        zeros = torch.zeros(mask.shape, device=mask.device)  # on the mask's device
         return zeros.masked_fill(~mask, float("-inf"))
     mask = np.asarray(mask)
     _check_bool(mask, "mask")

@@ -42,8 +42,8 @@ class LearnedPositions(nn.Module):
 
     def forward(self, positions) -> torch.Tensor:
         """positions: an int T (meaning 0..T-1) or integer indices (...) -> (..., d_model)."""
-        if isinstance(positions, int):
-            positions = torch.arange(positions, device=self.table.weight.device)
+        if isinstance(positions, (int, np.integer)):  # a count T of any integer type: 0..T-1
+            positions = torch.arange(int(positions), device=self.table.weight.device)
         positions = torch.as_tensor(positions, device=self.table.weight.device)
         if positions.numel() and positions.min() < 0:
             raise ValueError(f"positions count from 0; got position {int(positions.min())}")

@@ -140,10 +140,13 @@ def test_error_bias_does_not_broadcast():
         attention(q, k, v, bias=torch.zeros(3, 3))
 
 
-def test_mask_with_more_leading_axes_than_the_inputs_broadcasts():
+def test_a_stack_of_masks_needs_inputs_with_that_leading_axis():
+    """A mask may not enlarge the output: (2, T, T) masks need q, k, v with a leading 2."""
     q, k, v = random_qkv(T_q=4, T_k=4)
     masks = np.stack([causal_mask(4), np.ones((4, 4), dtype=bool)])  # (2, T, T)
-    out, weights = attention(q, k, v, mask=masks)
+    with pytest.raises(ValueError, match="does not broadcast to the scores' shape"):
+        attention(q, k, v, mask=masks)
+    out, weights = attention(q.expand(2, 4, -1), k.expand(2, 4, -1), v.expand(2, 4, -1), masks)
     assert out.shape == (2, 4, 6) and weights.shape == (2, 4, 4)
     for i, m in enumerate(masks):
         torch.testing.assert_close(out[i], attention(q, k, v, mask=m)[0])
@@ -156,3 +159,19 @@ def test_scores_are_the_scaled_dot_products():
     np.testing.assert_allclose(scores(q, k), expected)
     np.testing.assert_allclose(scores(q, k, scale=1.0), expected * np.sqrt(2))
     assert scores(torch.as_tensor(q), torch.as_tensor(k)).shape == (2, 3)
+
+
+def test_a_mask_or_bias_larger_than_the_scores_is_refused():
+    q = np.ones((2, 4, 3))
+    with pytest.raises(ValueError, match=r"does not broadcast to the scores' shape \(2, 4, 4\)"):
+        attention(q, q, q, mask=np.ones((6, 4, 4), bool))
+    with pytest.raises(ValueError, match="bias of shape"):
+        attention(q, q, q, bias=np.zeros((3, 2, 4, 4)))
+    out, _ = attention(q, q, q, mask=np.ones((1, 4, 4), bool), bias=np.zeros((4, 4)))
+    assert out.shape == (2, 4, 3)
+
+
+def test_a_numpy_bias_follows_q_to_its_device_and_dtype():
+    q = torch.ones(2, 4, 3, dtype=torch.float64, device="meta")
+    out, weights = attention(q, q, q, bias=np.zeros((4, 4)))
+    assert out.device.type == "meta" and weights.dtype == torch.float64

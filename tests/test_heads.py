@@ -170,3 +170,15 @@ def test_error_masks():
 def test_from_torch_refuses_what_it_cannot_copy():
     with pytest.raises(ValueError, match="kdim = vdim = embed_dim"):
         MultiHeadAttention.from_torch(nn.MultiheadAttention(D, H, kdim=8, vdim=8))
+
+
+def test_a_3d_mask_of_mha_shape_is_refused_not_broadcast_into_a_bigger_batch():
+    """(B·H, T, T) with B = 1 used to come back as a batch of H; now a clear error."""
+    torch.manual_seed(0)
+    mha = MultiHeadAttention(8, 2)
+    x = torch.randn(1, 3, 8)
+    mask = torch.ones(2, 3, 3, dtype=torch.bool)  # nn.MultiheadAttention's (B·H, T, T)
+    with pytest.raises(ValueError, match=r"\(B·H, T_q, T_k\)"):
+        mha(x, mask=mask)
+    out, _ = mha(x, mask=mask[:1])  # (B, T, T) with B = 1 is fine
+    assert out.shape == (1, 3, 8)

@@ -47,3 +47,8 @@ def test_conventions_roundtrip_and_match_torch_modules():
     assert torch.all(w[0].triu(diagonal=1) == 0)
     with pytest.raises(ValueError, match="boolean"):
         to_mha(torch.zeros(2, 2))
+
+
+def test_additive_bias_stays_on_the_masks_device():
+    mask = torch.ones(2, 2, dtype=torch.bool, device="meta")
+    assert additive_bias(mask).device.type == "meta"

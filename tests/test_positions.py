@@ -131,3 +131,10 @@ def test_alibi_bias_values():
                 expected = -slopes[h] * (i - j) if j <= i else 0.0
                 assert bias[h, i, j] == pytest.approx(expected)
     assert np.all(np.diagonal(bias, axis1=1, axis2=2) == 0)  # no penalty for attending to self
+
+
+def test_learned_positions_take_a_count_of_any_integer_type():
+    table = LearnedPositions(16, 4)
+    assert table(np.int64(10)).shape == (10, 4)
+    assert table(10).shape == (10, 4)
+    assert table(torch.tensor([3, 5])).shape == (2, 4)
