@@ -73,14 +73,16 @@ def test_overflowing_answer_gets_a_message_not_a_warning():
             one_row.check_stable_softmax(naive)
 
 
-def test_in_place_answer_does_not_corrupt_the_reference():
+def test_in_place_answer_is_named_and_does_not_corrupt_the_reference():
     def in_place(s):
         s -= s.max(axis=-1, keepdims=True)
         np.exp(s, out=s)
         s /= s.sum(axis=-1, keepdims=True)
         return s
 
-    one_row.check_stable_softmax(in_place)
+    with pytest.raises(AssertionError, match="changed its argument `s` in place"):
+        one_row.check_stable_softmax(in_place)
+    one_row.check_stable_softmax(stable_softmax)  # the reference inputs are intact
 
 
 def test_passing_a_call_instead_of_the_function_is_explained():
@@ -96,3 +98,186 @@ def test_calling_attention_is_refused():
 
     with pytest.raises(AssertionError, match="calls attention"):
         one_row.check_attention_output(via_helper)
+
+
+# ---- valid variants: other ways to write the right answer must pass
+
+
+def scores_einsum(q, k):
+    return np.einsum("id,jd->ij", q, k) / k.shape[-1] ** 0.5
+
+
+def scores_math_sqrt(q, k):
+    import math
+
+    return np.dot(q, k.T) / math.sqrt(q.shape[1])
+
+
+def scores_torch(q, k):
+    import torch
+
+    q, k = torch.as_tensor(q), torch.as_tensor(k)
+    return (q @ k.transpose(-2, -1)) / torch.sqrt(torch.tensor(float(k.shape[-1])))
+
+
+def softmax_np_functions(s):
+    shifted = s - np.max(s, axis=-1, keepdims=True)
+    e = np.exp(shifted)
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+def softmax_expand_dims(s):
+    e = np.exp(s - np.expand_dims(s.max(axis=-1), -1))
+    return e / e.sum(axis=-1)[..., None]
+
+
+def softmax_torch(s):
+    import torch
+
+    t = torch.as_tensor(s)
+    e = torch.exp(t - t.amax(dim=-1, keepdim=True))
+    return e / e.sum(dim=-1, keepdim=True)
+
+
+def weighted_einsum(weights, v):
+    return np.einsum("ij,jd->id", weights, v)
+
+
+def weighted_loop(weights, v):
+    out = np.zeros((weights.shape[0], v.shape[1]))
+    for i in range(weights.shape[0]):
+        for j in range(weights.shape[1]):
+            out[i] += weights[i, j] * v[j]
+    return out
+
+
+def weighted_broadcast(weights, v):
+    return (weights[:, :, None] * v[None, :, :]).sum(axis=1)
+
+
+def row_loop(q, k, v, i):
+    scores = np.array([q[i] @ k[j] for j in range(len(k))]) / np.sqrt(len(q[i]))
+    e = np.exp(scores - max(scores))
+    w = e / sum(e)
+    out = sum(w[j] * v[j] for j in range(len(v)))
+    return out, w
+
+
+def row_from_full(q, k, v, i):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return (w @ v)[i], w[i]
+
+
+def output_additive_bias(q, k, v, mask=None):
+    s = np.einsum("id,jd->ij", q, k) / np.sqrt(q.shape[-1])
+    if mask is not None:
+        s = s + np.where(mask, 0.0, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return np.einsum("ij,jd->id", w, v), w
+
+
+def output_reusing_own_softmax(q, k, v, mask=None):
+    s = scaled_scores(q, k)
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    w = stable_softmax(s)
+    return weighted_sum(w, v), w
+
+
+VALID = [
+    (one_row.check_scaled_scores, scores_einsum),
+    (one_row.check_scaled_scores, scores_math_sqrt),
+    (one_row.check_scaled_scores, scores_torch),
+    (one_row.check_stable_softmax, softmax_np_functions),
+    (one_row.check_stable_softmax, softmax_expand_dims),
+    (one_row.check_stable_softmax, softmax_torch),
+    (one_row.check_weighted_sum, weighted_einsum),
+    (one_row.check_weighted_sum, weighted_loop),
+    (one_row.check_weighted_sum, weighted_broadcast),
+    (one_row.check_row_by_hand, row_loop),
+    (one_row.check_row_by_hand, row_from_full),
+    (one_row.check_attention_output, output_additive_bias),
+    (one_row.check_attention_output, output_reusing_own_softmax),
+]
+
+
+@pytest.mark.parametrize("check, answer", VALID, ids=[a.__name__ for _, a in VALID])
+def test_valid_variant_passes(check, answer, capsys):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check(answer)
+    assert capsys.readouterr().out.startswith("✔")
+
+
+# ---- rules
+
+
+def test_rounded_sqrt_is_named():
+    import math
+
+    def isqrt_scale(q, k):
+        return q @ k.T / math.isqrt(k.shape[-1])
+
+    def int_scale(q, k):
+        return q @ k.T / int(k.shape[-1] ** 0.5)
+
+    for answer in (isqrt_scale, int_scale):
+        with pytest.raises(AssertionError, match="rounded down to a whole number"):
+            one_row.check_scaled_scores(answer)
+
+
+def test_score_helper_is_refused():
+    from helpers.attention import scores
+
+    def via_helper(q, k):
+        return scores(q, k)
+
+    with pytest.raises(AssertionError, match="calls scores"):
+        one_row.check_scaled_scores(via_helper)
+
+
+@pytest.mark.parametrize("dotted", ["torch.softmax", "torch.special.softmax",
+                                    "torch.logsumexp", "torch.nn.Softmax",
+                                    "helpers.scaling.softmax_temperature"])
+def test_every_library_softmax_is_refused(dotted):
+    module, _, attr = dotted.rpartition(".")
+    namespace = {"lib": __import__(module, fromlist=[attr])}
+    exec(f"def answer(s):\n    return lib.{attr}(s)\n", namespace)
+    with pytest.raises(AssertionError, match="(?i)write it yourself"):
+        one_row.check_stable_softmax(namespace["answer"])
+
+
+def test_loops_are_refused_in_the_full_output():
+    def looped(q, k, v, mask=None):
+        rows = [row_by_hand(q, k, v, i) for i in range(q.shape[0])]
+        w = np.stack([r[1] for r in rows])
+        return w @ v, w
+
+    with pytest.raises(AssertionError, match="without loops"):
+        one_row.check_attention_output(looped)
+
+
+def test_overflow_in_full_attention_is_named():
+    def naive(q, k, v, mask=None):
+        s = q @ k.T / np.sqrt(k.shape[-1])
+        if mask is not None:
+            s = np.where(mask, s, -np.inf)
+        e = np.exp(s)
+        w = e / e.sum(axis=-1, keepdims=True)
+        return w @ v, w
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(AssertionError, match="did not subtract each row's max"):
+            one_row.check_attention_output(naive)
+
+
+def test_diagnoses_carry_ids():
+    from helpers.checks import core
+
+    with pytest.raises(core.CheckFailed) as error:
+        one_row.check_scaled_scores(lambda q, k: q @ k.T / k.shape[-1])
+    assert error.value.diagnosis == "one_row.scaled-by-dk"

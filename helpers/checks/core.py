@@ -574,7 +574,8 @@ def _offset(got, want, names, same, factors):
     finite = np.isfinite(want) & np.isfinite(got)
     if not finite.any():
         return None
-    d = float(np.mean((got - want)[finite]))
+    with np.errstate(invalid="ignore", over="ignore"):
+        d = float(np.mean((got - want)[finite]))
     if abs(d) > 1e-9 and same(got, want + d):
         return ("generic.constant-offset",
                 f"every value is the reference plus {d:.4g}: a constant is added or subtracted "

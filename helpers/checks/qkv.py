@@ -1,9 +1,11 @@
 """Checks for lesson 01, Q, K and V: three projections of one X.
 
-Each check calls the student's function on fixed inputs (first the seed program's x and
-weights, read as the tokens 我 爱 你, then random inputs of other sizes so that a hard-coded
-answer fails), compares with the reference and, when the answer matches a known wrong one,
-names the misconception.
+Each check calls the student's function (through `core.call`, so an input changed in place is
+named) on fixed inputs: first the seed program's x and weights, read as the tokens 我 爱 你, then
+random inputs of other sizes so that a hard-coded answer fails. Before comparing values, the
+projection checks probe what each output depends on (change one input, see which outputs
+move), so a wrong weight or a wrong sequence is named whatever code produced it; the split
+check feeds an arange so that the columns a wrong slice took can be read off.
 """
 
 from __future__ import annotations
@@ -27,22 +29,136 @@ def _random(seed: int, *shapes):
 
 
 def _unpack(result, name: str, what: str, n: int = 3):
-    """The student's result as an n-tuple, or an AssertionError saying what to return."""
+    """The student's result as an n-tuple, or a CheckFailed saying what to return."""
     if result is None:
-        raise AssertionError(f"{name}: your function returned None. Did you forget `return`?")
+        core.fail(f"{name}: your function returned None. Did you forget `return`?",
+                  "generic.none")
     if not isinstance(result, (tuple, list)) or len(result) != n:
         got = type(result).__name__
         if hasattr(result, "shape"):
             got += f" of shape {tuple(result.shape)}"
         elif hasattr(result, "__len__"):
             got += f" of length {len(result)}"
-        raise AssertionError(f"{name}: return the tuple {what}; got {got}")
+        core.fail(f"{name}: return the tuple {what}; got {got}", "qkv.not-a-tuple")
     return tuple(result)
 
 
-def _copies(*arrays):
-    """Copies, so a function that changes its inputs in place cannot spoil the reference."""
-    return tuple(np.array(a, copy=True) for a in arrays)
+def _same(a, b) -> bool:
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool(np.allclose(a, b, atol=1e-6, rtol=1e-5))
+
+
+def _named_mistake(got, mistakes, name: str, right) -> None:
+    """Fail with the first anticipated (id, message, wrong) that `got` equals, unless right."""
+    if _same(got, right):
+        return
+    for diagnosis, message, wrong in mistakes:
+        if _same(got, wrong):
+            core.fail(f"{name}: {message}", diagnosis)
+
+
+def _require_shape(got, want, **compare_options) -> None:
+    """Compare only when the shape is wrong: core.compare then names the shape mistake."""
+    if np.shape(got) != np.shape(want):
+        core.compare(got, want, **compare_options)
+
+
+def _outputs(fn, args, name: str, parts: tuple[str, ...]):
+    result = core.call(fn, *args, name=name)
+    got = _unpack(result, name, f"({', '.join(parts)})", n=len(parts))
+    return [core.as_array(g, f"{name}: {p}") for g, p in zip(got, parts, strict=True)]
+
+
+def _dependencies(fn, args, arg_names, parts, name: str):
+    """What each output depends on: change one argument at a time and see which outputs move.
+
+    Returns (outputs on the given args, {part: set of argument names it changes with}).
+    """
+    base = _outputs(fn, args, name, parts)
+    deps = {p: set() for p in parts}
+    for i, arg in enumerate(arg_names):
+        changed = list(args)
+        shift = np.random.default_rng(100 + i).normal(size=np.shape(args[i])).round(2)
+        changed[i] = args[i] + shift + 0.5
+        for p, before, after in zip(parts, base, _outputs(fn, changed, name, parts),
+                                    strict=True):
+            if not _same(before, after):
+                deps[p].add(arg)
+    return base, deps
+
+
+_ROLE = {"q": "Q", "k": "K", "v": "V"}
+_OWN = {"q": "w_q", "k": "w_k", "v": "w_v"}
+_WHAT = {
+    "q": "Q is what each token asks",
+    "k": "K is what the queries are matched against",
+    "v": "V is the content that gets mixed into the output",
+}
+
+
+def _name_weight_roles(deps, name: str) -> None:
+    """Each of q, k, v must change with its own weight matrix and with no other."""
+    used = {p: {a for a in deps[p] if a.startswith("w_")} for p in deps}
+    for a, b in (("q", "k"), ("k", "v"), ("q", "v")):
+        if used[a] == {_OWN[b]} and used[b] == {_OWN[a]}:
+            core.fail(
+                f"{name}: your {a} changes with {_OWN[b]} and your {b} with {_OWN[a]}: "
+                f"{_ROLE[a]} and {_ROLE[b]} are swapped. {_WHAT[a]}; {_WHAT[b]}.",
+                f"qkv.{a}-{b}-swapped",
+            )
+    for p in ("q", "k", "v"):
+        own, others = _OWN[p], sorted(used[p] - {_OWN[p]})
+        if not used[p]:
+            core.fail(
+                f"{name}: your {p} stays the same when {own} changes: the hidden state has to "
+                f"be projected (multiplied by its weight matrix W_{_ROLE[p]}) first.",
+                "qkv.not-projected",
+            )
+        if own not in used[p]:
+            core.fail(
+                f"{name}: your {p} changes with {', '.join(others)} but not with {own}: you "
+                f"projected {_ROLE[p]} with the wrong matrix. W_Q, W_K and W_V are three "
+                "different parameter sets, one per role.",
+                "qkv.wrong-weight",
+            )
+        if others:
+            core.fail(
+                f"{name}: your {p} changes with {own} and also with {', '.join(others)}: "
+                f"{_ROLE[p]} is one product with its own matrix W_{_ROLE[p]} only; the three "
+                "projections do not mix.",
+                "qkv.weights-mixed",
+            )
+
+
+def _require_inputs_used(deps, name: str) -> None:
+    for p, d in deps.items():
+        if not d:
+            core.fail(
+                f"{name}: your {p} stays the same whatever the inputs: it does not come from "
+                "them (a hard-coded answer, or numbers copied from the lesson's example?). "
+                f"Compute {p} from the arguments.",
+                "qkv.hard-coded",
+            )
+
+
+def _require_tokens_apart(fn, args, parts, name: str, x_index: int, which: tuple[str, ...]):
+    """Changing token 0 of args[x_index] may change only row 0 of the outputs in `which`."""
+    base = _outputs(fn, args, name, parts)
+    changed = list(args)
+    x = np.array(args[x_index], dtype=float, copy=True)
+    x[0] += 1.0 + np.arange(x.shape[1])
+    changed[x_index] = x
+    after = _outputs(fn, changed, name, parts)
+    for p, b, a in zip(parts, base, after, strict=True):
+        if p in which and b.ndim == 2 and a.shape == b.shape and not _same(b[1:], a[1:]):
+            row = 1 + int(np.argmax(np.abs(b[1:] - a[1:]).max(axis=1)))
+            core.fail(
+                f"{name}: changing only token 0 of the input changed row {row} of your {p}: "
+                f"each token's {_ROLE[p]} row is computed from that token's own row alone. A "
+                "sum, a mean or a normalisation over the token axis (or a product with the "
+                "transposed input) mixes tokens.",
+                "qkv.mixes-tokens",
+            )
 
 
 # Exercise 1 -------------------------------------------------------------------------------
@@ -51,56 +167,59 @@ def _copies(*arrays):
 @core.exercise
 def check_project_qkv(project_qkv) -> None:
     """project_qkv(x, w_q, w_k, w_v) -> (x @ w_q, x @ w_k, x @ w_v)."""
+    name = "project_qkv"
+    parts = ("q", "k", "v")
     cases = [
-        (SEED_X, SEED_WQ, SEED_WK, SEED_WV),
+        (SEED_X, SEED_WQ, SEED_WK, SEED_WV),  # T = 3, d_model = 4, d_k = d_v = 2
         _random(1, (5, 6), (6, 3), (6, 3), (6, 4)),  # T = 5, d_model = 6, d_k = 3, d_v = 4
+        _random(11, (2, 3), (3, 3), (3, 3), (3, 5)),  # square W_Q: x @ w.T would run
     ]
     for x, w_q, w_k, w_v in cases:
-        result = project_qkv(*_copies(x, w_q, w_k, w_v))
-        q, k, v = _unpack(result, "project_qkv", "(q, k, v)")
-        xq, xk, xv = x @ w_q, x @ w_k, x @ w_v
-        transposed = (
-            "has shape (width, T), the transpose: rows of Q, K and V are tokens. "
-            "Compute x @ w, (T, d_model) @ (d_model, width), not w.T @ x.T."
-        )
-        first_only = (
-            "is a single vector: you projected only the first token. One W_Q serves every "
-            "token of the head, so x @ w projects all T rows at once."
-        )
-        unprojected = (
-            "is x itself, shape (T, d_model): the hidden state has to be projected "
-            "(multiplied by its weight matrix) first."
-        )
-        core.compare(q, xq, name="q", mistakes=[
-            ("your q equals x @ w_k: Q and K are swapped. Q = X W_Q is what each token asks; "
-             "K = X W_K is what the asks are matched against.", xk),
-            ("your q equals x @ w_v: you projected Q with W_V. W_Q, W_K and W_V are three "
-             "different parameter sets, one per role.", xv),
-            (f"your q {transposed}", xq.T),
-            (f"your q {first_only}", xq[0]),
-            (f"your q {unprojected}", x),
-        ])
-        core.compare(k, xk, name="k", mistakes=[
-            ("your k equals x @ w_v: K and V are swapped. K is what the queries are matched "
-             "against; V is the content that gets mixed into the output.", xv),
-            ("your k equals x @ w_q: you projected K with W_Q. W_Q, W_K and W_V are three "
-             "different parameter sets, one per role.", xq),
-            (f"your k {transposed}", xk.T),
-            (f"your k {first_only}", xk[0]),
-            (f"your k {unprojected}", x),
-        ])
-        core.compare(v, xv, name="v", mistakes=[
-            ("your v equals x @ w_k: K and V are swapped. V is the content that gets mixed "
-             "into the output; K is only matched against the queries.", xk),
-            ("your v equals x @ w_q: you projected V with W_Q. W_Q, W_K and W_V are three "
-             "different parameter sets, one per role.", xq),
-            (f"your v {transposed}", xv.T),
-            (f"your v {first_only}", xv[0]),
-            (f"your v {unprojected}", x),
-        ])
+        (T, d_model), d_k, d_v = x.shape, w_q.shape[1], w_v.shape[1]
+        sizes = dict(T=T, d_model=d_model, d_k=d_k, d_v=d_v)
+        (q, k, v), deps = _dependencies(project_qkv, (x, w_q, w_k, w_v),
+                                        ("x", "w_q", "w_k", "w_v"), parts, name)
+        _require_inputs_used(deps, name)
+        _name_weight_roles(deps, name)
+        for p in parts:
+            if "x" not in deps[p]:
+                core.fail(f"{name}: your {p} stays the same when x changes: {p} is the "
+                          f"projection of the tokens x, one row per token.", "qkv.ignores-x")
+        refs = dict(q=x @ w_q, k=x @ w_k, v=x @ w_v)
+        ws = dict(q=w_q, k=w_k, v=w_v)
+        for p, got in zip(parts, (q, k, v), strict=True):
+            ref, w = refs[p], ws[p]
+            width = "d_v" if p == "v" else "d_k"
+            mistakes = [
+                ("qkv.transposed",
+                 f"your {p} has shape (width, T), the transpose: rows of Q, K and V are tokens, "
+                 "so x comes first in the product, (T, d_model) times (d_model, width).",
+                 ref.T),
+                ("qkv.first-token-only",
+                 f"your {p} is a single vector: you projected only the first token. One "
+                 f"W_{_ROLE[p]} serves every token, so one product projects all T rows at once.",
+                 ref[0]),
+                ("qkv.unprojected",
+                 f"your {p} is x itself, shape (T, d_model): the hidden state has to be "
+                 "projected (multiplied by its weight matrix) first.", x),
+            ]
+            if w.shape[0] == w.shape[1]:
+                mistakes.append((
+                    "qkv.weight-transposed",
+                    f"your {p} uses W_{_ROLE[p]} transposed. The weights here are (d_model, "
+                    "width), used as they are (PyTorch's nn.Linear stores (out, in), these do "
+                    "not).", x @ w.T))
+            options = dict(name=f"{name}: {p}", mistakes=mistakes, axes=("T", width),
+                           sizes=sizes, factors={"d_model": d_model, "√d_model": d_model ** .5})
+            _require_shape(got, ref, **options)
+        _require_tokens_apart(project_qkv, (x, w_q, w_k, w_v), parts, name, 0, parts)
+        for p, got in zip(parts, (q, k, v), strict=True):
+            core.compare(got, refs[p], name=f"{name}: {p}", axes=("T", "d_v" if p == "v"
+                                                                  else "d_k"),
+                         sizes=sizes, factors={"d_model": d_model, "√d_model": d_model ** .5})
     core.passed(
-        "project_qkv: q = x @ w_q, k = x @ w_k, v = x @ w_v for the lesson's 我 爱 你 example "
-        "and for T = 5, d_k = 3, d_v = 4"
+        "project_qkv: q, k and v are the projections of x by their own W_Q, W_K, W_V, token by "
+        "token, for the lesson's 我 爱 你 example, for T = 5, d_k = 3, d_v = 4 and for a square W"
     )
 
 
@@ -110,79 +229,95 @@ def check_project_qkv(project_qkv) -> None:
 @core.exercise
 def check_cross_attention_qkv(cross_attention_qkv) -> None:
     """cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v) -> (x_dec w_q, x_enc w_k, x_enc w_v)."""
+    name = "cross_attention_qkv"
+    parts = ("q", "k", "v")
     (x_dec,) = _random(2, (4, 4))  # "<s> I love you", T_dec = 4
     cases = [
         (x_dec, SEED_X, SEED_WQ, SEED_WK, SEED_WV),  # encoder: 我 爱 你, T_enc = 3
         _random(3, (2, 3), (5, 3), (3, 2), (3, 2), (3, 4)),  # T_dec = 2, T_enc = 5, d_v = 4
+        _random(12, (3, 5), (6, 5), (5, 3), (5, 3), (5, 2)),  # T_dec = 3, T_enc = 6, d_k = 3
     ]
     for x_dec, x_enc, w_q, w_k, w_v in cases:
-        result = cross_attention_qkv(*_copies(x_dec, x_enc, w_q, w_k, w_v))
-        q, k, v = _unpack(result, "cross_attention_qkv", "(q, k, v)")
-        core.compare(q, x_dec @ w_q, name="q", mistakes=[
-            ("your q is x_enc @ w_q: the queries come from the decoder, the sequence being "
-             "updated; the encoder only answers. Q = X_dec W_Q.", x_enc @ w_q),
-            ("your q is x_dec @ w_k: Q and K are swapped; the queries use W_Q.", x_dec @ w_k),
-            ("your q is x_enc @ w_k: that is the encoder's keys. The queries come from the "
-             "decoder: Q = X_dec W_Q.", x_enc @ w_k),
-        ])
-        core.compare(k, x_enc @ w_k, name="k", mistakes=[
-            ("your k is x_dec @ w_k: K taken from the wrong sequence. The keys label the "
-             "positions the decoder reads from, the encoder's tokens: K = X_enc W_K, one key "
-             "per encoder token (with K from the decoder this is self-attention again).",
-             x_dec @ w_k),
-            ("your k is x_enc @ w_v: K and V are swapped. K is matched against the queries; "
-             "V is what gets mixed.", x_enc @ w_v),
-            ("your k is x_dec @ w_v: K taken from the wrong sequence, and with W_V. "
-             "K = X_enc W_K.", x_dec @ w_v),
-        ])
-        core.compare(v, x_enc @ w_v, name="v", mistakes=[
-            ("your v is x_dec @ w_v: V taken from the wrong sequence. The decoder reads the "
-             "encoder's content, so V = X_enc W_V: one value per key, the same T_enc rows "
-             "as K.", x_dec @ w_v),
-            ("your v is x_enc @ w_k: K and V are swapped. V is the content that gets "
-             "mixed.", x_enc @ w_k),
-        ])
+        args = (x_dec, x_enc, w_q, w_k, w_v)
+        (T_dec, d_model), T_enc = x_dec.shape, x_enc.shape[0]
+        d_k, d_v = w_q.shape[1], w_v.shape[1]
+        sizes = dict(T_dec=T_dec, T_enc=T_enc, d_model=d_model, d_k=d_k, d_v=d_v)
+        (q, k, v), deps = _dependencies(cross_attention_qkv, args,
+                                        ("x_dec", "x_enc", "w_q", "w_k", "w_v"), parts, name)
+        _require_inputs_used(deps, name)
+        if "x_enc" in deps["q"] or "x_dec" not in deps["q"]:
+            core.fail(
+                f"{name}: your q {'changes' if 'x_enc' in deps['q'] else 'does not change'} "
+                f"when {'x_enc' if 'x_enc' in deps['q'] else 'x_dec'} changes: the queries come "
+                "from the decoder, the sequence being updated; the encoder only answers.",
+                "qkv.q-from-encoder")
+        for p in ("k", "v"):
+            if "x_dec" in deps[p] or "x_enc" not in deps[p]:
+                core.fail(
+                    f"{name}: your {p} {'changes' if 'x_dec' in deps[p] else 'does not change'} "
+                    f"when {'x_dec' if 'x_dec' in deps[p] else 'x_enc'} changes: "
+                    f"{_ROLE[p]} taken from the wrong sequence. The decoder reads the "
+                    f"encoder's tokens, so {_ROLE[p]} is a projection of x_enc, one row per "
+                    "encoder token (with K and V from the decoder this is self-attention again).",
+                    f"qkv.{p}-from-decoder")
+        _name_weight_roles(deps, name)
+        refs = dict(q=x_dec @ w_q, k=x_enc @ w_k, v=x_enc @ w_v)
+        axes = dict(q=("T_dec", "d_k"), k=("T_enc", "d_k"), v=("T_enc", "d_v"))
+        for p, got in zip(parts, (q, k, v), strict=True):
+            core.compare(got, refs[p], name=f"{name}: {p}", axes=axes[p], sizes=sizes,
+                         factors={"d_model": d_model}, mistakes=[
+                             ("qkv.transposed",
+                              f"your {p} is the transpose: its rows must be tokens, "
+                              f"({', '.join(axes[p])}).", refs[p].T),
+                         ])
     x_dec, x_enc, w_q, w_k, w_v = cases[0]
     _, weights = attention(x_dec @ w_q, x_enc @ w_k, x_enc @ w_v)
     core.passed(
         f"cross_attention_qkv: q from the decoder {(x_dec @ w_q).shape}, k and v from the "
         f"encoder {(x_enc @ w_k).shape} and {(x_enc @ w_v).shape}; the weights are "
-        f"(T_dec, T_enc) = {weights.shape}"
+        f"(T_dec, T_enc) = {weights.shape}; two more sizes agree too"
     )
 
 
 # Exercise 3 -------------------------------------------------------------------------------
 
-_ROLE = {0: "Q", 1: "K", 2: "V"}
+_ROLES = ("Q", "K", "V")
 
 
 @core.exercise
 def check_fuse_weights(fuse_weights) -> None:
     """fuse_weights(w_q, w_k, w_v) -> [w_q | w_k | w_v], shape (d_model, 2 d_k + d_v)."""
+    name = "fuse_weights"
     cases = [
-        (SEED_WQ, SEED_WK, SEED_WV),
+        (SEED_WQ, SEED_WK, SEED_WV),  # d_model = 4, d_k = d_v = 2
         _random(4, (3, 2), (3, 2), (3, 4)),  # d_model = 3, d_k = 2, d_v = 4
+        _random(13, (5, 3), (5, 3), (5, 1)),  # d_model = 5, d_k = 3, d_v = 1
     ]
     for ws in cases:
-        result = fuse_weights(*_copies(*ws))
+        result = core.call(fuse_weights, *ws, name=name)
         if isinstance(result, (tuple, list)):
-            raise AssertionError(
-                f"fuse_weights: return one matrix, not a {type(result).__name__} of "
+            core.fail(
+                f"{name}: return one matrix, not a {type(result).__name__} of "
                 f"{len(result)} items: the point is one (d_model, 2·d_k + d_v) matrix for "
-                "one matmul."
-            )
+                "one matmul.", "qkv.fuse-several-results")
+        got = core.as_array(result, name)
+        (d_model, d_k), d_v = ws[0].shape, ws[2].shape[1]
+        sizes = {"d_model": d_model, "d_k": d_k, "d_v": d_v, "2·d_k + d_v": 2 * d_k + d_v,
+                 "3·d_model": 3 * d_model, "d_k + d_v": d_k + d_v}
         expected = np.concatenate(ws, axis=1)
         mistakes = []
         for order in itertools.permutations(range(3)):
             if order != (0, 1, 2):
-                blocks = " | ".join(_ROLE[i] for i in order)
+                blocks = " | ".join(_ROLES[i] for i in order)
                 mistakes.append((
+                    "qkv.fused-block-order",
                     f"your blocks are in the order [{blocks}]. The layout is [Q | K | V]: "
                     "columns 0..d_k-1 are Q, the next d_k are K, the last d_v are V, and "
                     "the split after the matmul relies on it.",
                     np.concatenate([ws[i] for i in order], axis=1),
                 ))
         mistakes.append((
+            "qkv.fused-out-in-layout",
             "your matrix is (2·d_k + d_v, d_model): that is torch.nn.Linear's (out, in) "
             "layout. Here weights are (in, out) and used as x @ w, so the fused matrix is "
             "(d_model, 2·d_k + d_v).",
@@ -190,80 +325,149 @@ def check_fuse_weights(fuse_weights) -> None:
         ))
         if len({w.shape for w in ws}) == 1:
             mistakes += [
-                ("you concatenated along axis 0 (rows), giving (3·d_model, d_k): x has only "
+                ("qkv.fused-along-rows",
+                 "you concatenated along axis 0 (rows), giving (3·d_model, d_k): x has only "
                  "d_model features to multiply. Put the blocks side by side along axis 1, "
                  "the output-feature axis: (d_model, 2·d_k + d_v).",
                  np.concatenate(ws, axis=0)),
-                ("you stacked the matrices into a 3-D array (3, d_model, d_k): one matmul "
+                ("qkv.fused-stacked",
+                 "you stacked the matrices into a 3-D array (3, d_model, d_k): one matmul "
                  "needs one 2-D matrix. Concatenate along axis 1.", np.stack(ws)),
-                ("you added the three matrices: that mixes Q, K and V into one projection of "
+                ("qkv.fused-summed",
+                 "you added the three matrices: that mixes Q, K and V into one projection of "
                  "width d_k. Fusing places them side by side (axis 1), so x @ w_qkv still "
                  "holds all three.", sum(ws)),
             ]
-        core.compare(result, expected, name="fuse_weights", mistakes=mistakes)
+        _named_mistake(got, mistakes, name, expected)
+        _require_shape(got, expected, name=name, axes=("d_model", "2·d_k + d_v"), sizes=sizes)
+        # block by block: which of the three column blocks leaves the layout
+        starts = (0, d_k, 2 * d_k, 2 * d_k + d_v)
+        for b, role in enumerate(_ROLES):
+            lo, hi = starts[b], starts[b + 1]
+            block = got[:, lo:hi]
+            others = [("qkv.fused-block-order",
+                       f"these columns hold W_{_ROLES[j]}, not W_{role}. The layout is "
+                       "[Q | K | V].", ws[j]) for j in range(3) if j != b]
+            core.compare(block, ws[b], name=f"{name}: columns {lo}..{hi - 1} (the {role} block)",
+                         mistakes=others, axes=("d_model", "d_v" if role == "V" else "d_k"),
+                         sizes=sizes)
+        core.compare(got, expected, name=name, axes=("d_model", "2·d_k + d_v"), sizes=sizes)
     core.passed(
         "fuse_weights: w_qkv = [W_Q | W_K | W_V] with shape (d_model, 2·d_k + d_v), for "
-        "d_k = d_v = 2 and for d_k = 2, d_v = 4"
+        "d_k = d_v = 2, for d_k = 2, d_v = 4 and for d_k = 3, d_v = 1"
     )
 
 
 # Exercise 4 -------------------------------------------------------------------------------
 
 
+def _block_of(got, qkv):
+    """(row0, row1, col0, col1) when `got` is the block qkv[row0:row1, col0:col1] of an arange."""
+    if got.ndim == 1 and got.size:
+        got = got[:, None] if got.size == qkv.shape[0] else got[None, :]
+    if got.ndim != 2 or got.size == 0 or not np.isfinite(got).all():
+        return None
+    T, width = qkv.shape
+    first = got[0, 0]
+    if first != round(first) or not 0 <= first < qkv.size:
+        return None
+    r, c = divmod(int(first), width)
+    h, w = got.shape
+    if r + h <= T and c + w <= width and np.array_equal(got, qkv[r:r + h, c:c + w]):
+        return r, r + h, c, c + w
+    return None
+
+
+def _span(lo: int, hi: int) -> str:
+    return f"{lo}" if hi - lo == 1 else f"{lo}..{hi - 1}"
+
+
 @core.exercise
 def check_split_qkv(split_qkv) -> None:
     """split_qkv(qkv, d_k, d_v) -> the column blocks [0:d_k], [d_k:2d_k], [2d_k:2d_k+d_v]."""
-    cases = [
-        (_random(5, (3, 9))[0], 2, 5),  # T = 3, d_k = 2, d_v = 5: 9 columns
-        (_random(6, (4, 8))[0], 3, 2),  # T = 4, d_k = 3, d_v = 2: 8 columns
+    name = "split_qkv"
+    cases = [  # an arange first: every number says which row and column it came from
+        (np.arange(27.0).reshape(3, 9), 2, 5),  # T = 3, d_k = 2, d_v = 5: 9 columns
+        (np.arange(32.0).reshape(4, 8), 3, 2),  # T = 4, d_k = 3, d_v = 2: 8 columns
+        (_random(5, (3, 9))[0], 2, 5),
+        (np.arange(25.0).reshape(5, 5), 1, 3),  # d_k = 1: q is still (T, 1), not (T,)
     ]
     for qkv, d_k, d_v in cases:
-        result = split_qkv(np.array(qkv, copy=True), d_k, d_v)
-        q, k, v = _unpack(result, "split_qkv", "(q, k, v)")
+        result = core.call(split_qkv, qkv, d_k, d_v, name=name)
+        q, k, v = _unpack(result, name, "(q, k, v)")
         T, width = qkv.shape
+        sizes = dict(T=T, d_k=d_k, d_v=d_v, width=width)
         ref_q, ref_k, ref_v = qkv[:, :d_k], qkv[:, d_k : 2 * d_k], qkv[:, 2 * d_k :]
         thirds = np.split(qkv, 3, axis=1) if width % 3 == 0 else [None] * 3
         rows = np.array_split(qkv, 3, axis=0)
         equal_parts = (
             f"has width {width // 3}: you cut the fused columns into three equal parts. That "
-            f"works only when d_v == d_k; here d_k = {d_k} and d_v = {d_v}, so cut at "
-            f"columns d_k and 2·d_k."
+            f"works only when d_v == d_k; here d_k = {d_k} and d_v = {d_v}, so the cuts come "
+            "after the first d_k columns and after the next d_k."
         )
         token_axis = (
             "does not keep all T rows: you split along axis 0, the token axis. Every one of "
             "q, k, v has one row per token; the fused features lie along axis 1."
         )
-        mistakes_q = [
-            (f"your q {token_axis}", rows[0]),
-            (f"your q {token_axis}", qkv[:d_k]),
-            ("your q is the second block, which holds K. The layout is [Q | K | V].", ref_k),
-        ]
-        mistakes_k = [
-            (f"your k {token_axis}", rows[1]),
-            (f"your k {token_axis}", qkv[d_k : 2 * d_k]),
-            ("your k is the first block, which holds Q. The layout is [Q | K | V].", ref_q),
-            ("your k is the last d_k columns: you read the layout as [Q | V | K]; it is "
+        mistakes = dict(q=[
+            ("qkv.split-token-axis", f"your q {token_axis}", rows[0]),
+            ("qkv.split-token-axis", f"your q {token_axis}", qkv[:d_k]),
+            ("qkv.split-block-order",
+             "your q is the second block, which holds K. The layout is [Q | K | V].", ref_k),
+        ], k=[
+            ("qkv.split-token-axis", f"your k {token_axis}", rows[1]),
+            ("qkv.split-token-axis", f"your k {token_axis}", qkv[d_k : 2 * d_k]),
+            ("qkv.split-block-order",
+             "your k is the first block, which holds Q. The layout is [Q | K | V].", ref_q),
+            ("qkv.split-read-as-qvk",
+             "your k is the last d_k columns: you read the layout as [Q | V | K]; it is "
              "[Q | K | V].", qkv[:, d_k + d_v :]),
-        ]
-        mistakes_v = [
-            (f"your v {token_axis}", rows[2]),
-            ("your v also contains K's columns: V starts after Q and K, at column 2·d_k.",
+        ], v=[
+            ("qkv.split-token-axis", f"your v {token_axis}", rows[2]),
+            ("qkv.split-v-keeps-k",
+             "your v also contains K's columns: V starts after Q and K, at column 2·d_k.",
              qkv[:, d_k:]),
-            ("your v has width d_k: you assumed d_v == d_k. V's width is d_v, the columns "
+            ("qkv.split-assumes-equal-widths",
+             "your v has width d_k: you assumed d_v == d_k. V's width is d_v, the columns "
              "from 2·d_k to the end.", qkv[:, 2 * d_k : 3 * d_k]),
-            ("your v is columns d_k to d_k + d_v: you read the layout as [Q | V | K]; it is "
+            ("qkv.split-read-as-qvk",
+             "your v is columns d_k to d_k + d_v: you read the layout as [Q | V | K]; it is "
              "[Q | K | V].", qkv[:, d_k : d_k + d_v]),
-        ]
+        ])
         if thirds[0] is not None:
-            mistakes_q.insert(0, (f"your q {equal_parts}", thirds[0]))
-            mistakes_k.insert(0, (f"your k {equal_parts}", thirds[1]))
-            mistakes_v.insert(0, (f"your v {equal_parts}", thirds[2]))
-        core.compare(q, ref_q, name="q", mistakes=mistakes_q)
-        core.compare(k, ref_k, name="k", mistakes=mistakes_k)
-        core.compare(v, ref_v, name="v", mistakes=mistakes_v)
+            for p, third in zip("qkv", thirds, strict=True):
+                mistakes[p].insert(0, ("qkv.split-equal-thirds", f"your {p} {equal_parts}",
+                                       third))
+        refs = dict(q=ref_q, k=ref_k, v=ref_v)
+        spans = dict(q=(0, d_k), k=(d_k, 2 * d_k), v=(2 * d_k, 2 * d_k + d_v))
+        arange = np.array_equal(qkv, np.arange(qkv.size).reshape(qkv.shape))
+        for p, got in zip("qkv", (q, k, v), strict=True):
+            got = core.as_array(got, f"{name}: {p}")
+            _named_mistake(got, mistakes[p], f"{name}: {p}", refs[p])
+            block = _block_of(got, qkv) if arange else None
+            if block is not None and not _same(got, refs[p]):
+                r0, r1, c0, c1 = block
+                lo, hi = spans[p]
+                if (r0, r1) != (0, T):
+                    core.fail(f"{name}: {p}: your {p} holds rows {_span(r0, r1)} of qkv "
+                              f"(columns {_span(c0, c1)}), not all T = {T} rows: you cut along "
+                              "axis 0, the token axis. Every one of q, k, v has one row per "
+                              "token; the fused features lie along axis 1.",
+                              "qkv.split-token-axis")
+                if got.ndim == 1:
+                    core.fail(f"{name}: {p}: your {p} is column {c0} of qkv as a 1-D array of "
+                              f"shape {got.shape}: an integer index drops the axis. Keep "
+                              f"{p} 2-D, (T, {'d_v' if p == 'v' else 'd_k'}), with a slice.",
+                              "qkv.split-axis-dropped")
+                core.fail(f"{name}: {p}: your {p} holds columns {_span(c0, c1)} of qkv; in the "
+                          f"layout [Q | K | V] with d_k = {d_k}, d_v = {d_v}, {_ROLE[p]} is "
+                          f"columns {_span(lo, hi)}. Count the widths d_k, d_k, d_v from the "
+                          "left.", "qkv.split-wrong-columns")
+            core.compare(got, refs[p], name=f"{name}: {p}", sizes=sizes,
+                         axes=("T", "d_v" if p == "v" else "d_k"))
     core.passed(
         "split_qkv: q, k, v are the column blocks [0:d_k], [d_k:2·d_k], [2·d_k:] of the fused "
-        "projection, for d_v > d_k and d_v < d_k"
+        "projection, for d_v > d_k, d_v < d_k and d_k = 1"
     )
 
 
@@ -274,18 +478,28 @@ def _as_shape(value, name: str) -> tuple:
     try:
         return tuple(int(n) for n in value)
     except (TypeError, ValueError):
-        raise AssertionError(
-            f"{name}: expected a shape such as (3, 4), a tuple of whole numbers; got {value!r}"
-        ) from None
+        core.fail(
+            f"{name}: expected a shape such as (3, 4), a tuple of whole numbers; got {value!r}",
+            "qkv.shape-not-a-tuple")
 
 
-def _compare_shape(got, want, *, name: str, mistakes) -> None:
+def _compare_shape(got, want, *, name: str, mistakes, sizes: dict, axes: tuple) -> None:
     if got == want:
         return
-    for wrong, message in mistakes:
+    for diagnosis, wrong, message in mistakes:
         if got == wrong:
-            raise AssertionError(f"{name} {got}: {message}")
-    raise AssertionError(f"{name}: expected {want}, got {got}")
+            core.fail(f"{name} {got}: {message}", diagnosis)
+    if len(got) != len(want):
+        core.fail(f"{name}: expected {len(want)} numbers ({', '.join(axes)}) = {want}, "
+                  f"got {got}", "qkv.shape-wrong-length")
+    parts = []
+    for axis, g, w in zip(axes, got, want, strict=True):
+        if g != w:
+            alias = [n for n, s in sizes.items() if s == g and n != axis]
+            parts.append(f"its {axis} entry is {g}" + (f", which is {' or '.join(alias)}"
+                                                       if alias else "") + f"; {axis} = {w}")
+    core.fail(f"{name}: expected ({', '.join(axes)}) = {want}, got {got}: {'; '.join(parts)}.",
+              "qkv.shape-wrong-size")
 
 
 def _describe(q, k, v) -> str:
@@ -295,7 +509,9 @@ def _describe(q, k, v) -> str:
 @core.exercise
 def check_attention_shapes(attention_shapes) -> None:
     """attention_shapes(q, k, v) -> ((T_q, T_k), (T_q, d_v)), or ValueError for bad widths."""
-    # Valid inputs: self-attention with d_v != d_k, then cross-attention with T_q != T_k.
+    name = "attention_shapes"
+    # Valid inputs: self-attention with d_v != d_k, then cross-attention with T_q != T_k,
+    # then a single query against many keys.
     valid = [
         (_random(7, (3, 2), (3, 2), (3, 5)),
          "V's width d_v = 5 need not equal d_k = 2: v never enters a dot product with q, it is "
@@ -303,61 +519,80 @@ def check_attention_shapes(attention_shapes) -> None:
         (_random(8, (4, 2), (6, 2), (6, 3)),
          "T_q = 4 and T_k = 6 may differ: in cross-attention the queries come from one "
          "sequence and the keys and values from another."),
+        (_random(14, (1, 3), (5, 3), (5, 7)),
+         "a single query (T_q = 1) may read 5 keys: T_q and T_k are independent."),
     ]
     for (q, k, v), why in valid:
         try:
-            result = attention_shapes(*_copies(q, k, v))
+            result = core.call(attention_shapes, q, k, v, name=name)
         except ValueError as error:
-            raise AssertionError(
-                f"attention_shapes rejected valid input ({_describe(q, k, v)}) with ValueError: "
+            core.fail(
+                f"{name} rejected valid input ({_describe(q, k, v)}) with ValueError: "
                 f"{error}. {why} Only two things must agree: the widths of q and k, and the "
-                "lengths of k and v."
-            ) from None
-        scores_shape, out_shape = _unpack(
-            result, "attention_shapes", "(scores_shape, output_shape)", n=2
-        )
+                "lengths of k and v.", "qkv.valid-input-rejected")
+        scores_shape, out_shape = _unpack(result, name, "(scores_shape, output_shape)", n=2)
         scores_shape = _as_shape(scores_shape, "scores shape")
         out_shape = _as_shape(out_shape, "output shape")
         out, weights = attention(q, k, v)  # the reference gives the shapes
         (T_q, d_k), (T_k, d_v) = q.shape, v.shape
-        _compare_shape(scores_shape, weights.shape, name="scores shape", mistakes=[
-            ((T_k, T_q), "transposed: rows are queries, columns are keys, so (T_q, T_k)."),
-            ((T_q, T_q), "square (T_q, T_q): there is one score per (query, key) pair, so "
-                         "(T_q, T_k). Only self-attention is square."),
-            ((T_k, T_k), "(T_k, T_k): there is one row per query, so (T_q, T_k)."),
-            ((T_q, d_k), "that is q's shape. S = q kᵀ is (T_q, d_k) @ (d_k, T_k) = (T_q, T_k)."),
+        sizes = dict(T_q=T_q, T_k=T_k, d_k=d_k, d_v=d_v)
+        _compare_shape(scores_shape, weights.shape, name="scores shape", sizes=sizes,
+                       axes=("T_q", "T_k"), mistakes=[
+            ("qkv.scores-transposed", (T_k, T_q),
+             "transposed: rows are queries, columns are keys, so (T_q, T_k)."),
+            ("qkv.scores-square", (T_q, T_q),
+             "square (T_q, T_q): there is one score per (query, key) pair, so (T_q, T_k). Only "
+             "self-attention is square."),
+            ("qkv.scores-t-k-rows", (T_k, T_k),
+             "(T_k, T_k): there is one row per query, so (T_q, T_k)."),
+            ("qkv.scores-shape-of-q", (T_q, d_k),
+             "that is q's shape. S = q kᵀ is (T_q, d_k) @ (d_k, T_k) = (T_q, T_k)."),
+            ("qkv.scores-width-d-v", (T_q, d_v),
+             "that is the output's shape. S = q kᵀ has one column per key: (T_q, T_k)."),
         ])
-        _compare_shape(out_shape, out.shape, name="output shape", mistakes=[
-            ((T_q, d_k), "width d_k: each output row is a weighted sum of rows of v, so it has "
-                         "width d_v."),
-            ((T_k, d_v), "T_k rows: there is one output row per query, so T_q rows."),
-            ((T_q, T_k), "that is the weights' shape; weights (T_q, T_k) @ v (T_k, d_v) gives "
-                         "(T_q, d_v)."),
+        _compare_shape(out_shape, out.shape, name="output shape", sizes=sizes,
+                       axes=("T_q", "d_v"), mistakes=[
+            ("qkv.output-width-d-k", (T_q, d_k),
+             "width d_k: each output row is a weighted sum of rows of v, so it has width d_v."),
+            ("qkv.output-t-k-rows", (T_k, d_v),
+             "T_k rows: there is one output row per query, so T_q rows."),
+            ("qkv.output-is-weights", (T_q, T_k),
+             "that is the weights' shape; weights (T_q, T_k) @ v (T_k, d_v) gives (T_q, d_v)."),
+            ("qkv.output-transposed", (d_v, T_q),
+             "transposed: one row per query, one column per value feature, (T_q, d_v)."),
         ])
 
     # Invalid inputs: the widths of q and k differ (v has q's width, so comparing q with v
-    # is not enough), then k and v have different lengths.
-    q, k, v = _random(9, (3, 2), (3, 3), (3, 2))
+    # is not enough), then k and v have different lengths. No size equals another, so the
+    # message's numbers can only be the two widths.
+    q, k, v = _random(9, (4, 2), (4, 5), (4, 2))
     core.expect_error(
-        attention_shapes, *_copies(q, k, v), name="attention_shapes",
-        hint=f"With {_describe(q, k, v)} each score q_i · k_j pairs 2 numbers with 3: "
-             "compare q.shape[-1] with k.shape[-1] (v's width is free).",
+        attention_shapes, q, k, v, name=name,
+        hint=f"With {_describe(q, k, v)} each score q_i · k_j pairs 2 numbers with 5: "
+             "compare the width of q with the width of k (v's width is free).",
     )
     message = ""
     try:
-        attention_shapes(*_copies(q, k, v))
+        core.call(attention_shapes, q, k, v, name=name)
     except ValueError as error:
         message = str(error)
-    if "width" not in message.lower() or "2" not in message or "3" not in message:
-        raise AssertionError(
-            "attention_shapes: a clear error says what was expected and what came. Name both "
-            f"widths, e.g. 'q width 2 does not match k width 3'; your message was: {message!r}"
-        )
+    core.require(
+        "width" in message.lower() and "2" in message and "5" in message,
+        f"{name}: a clear error says what was expected and what came. Name both widths, e.g. "
+        f"'q width 2 does not match k width 5'; your message was: {message!r}",
+        "qkv.vague-error-message",
+    )
     q, k, v = _random(10, (3, 2), (4, 2), (5, 2))
     core.expect_error(
-        attention_shapes, *_copies(q, k, v), name="attention_shapes",
+        attention_shapes, q, k, v, name=name,
         hint=f"With {_describe(q, k, v)} there are 4 keys but 5 values: each key position "
-             "needs exactly one value. Compare k.shape[0] with v.shape[0].",
+             "needs exactly one value. Compare the number of rows of k with that of v.",
+    )
+    q, k, v = _random(15, (5, 3), (4, 3), (5, 3))  # T_q = T_v: only k's length differs
+    core.expect_error(
+        attention_shapes, q, k, v, name=name,
+        hint=f"With {_describe(q, k, v)} there are 4 keys but 5 values: each key position "
+             "needs exactly one value; T_q plays no part in this rule.",
     )
     core.passed(
         "attention_shapes: scores (T_q, T_k), output (T_q, d_v); d_q != d_k raises a ValueError "
@@ -368,36 +603,76 @@ def check_attention_shapes(attention_shapes) -> None:
 # Exercise 6 -------------------------------------------------------------------------------
 
 
+def _count(fn, c, name):
+    got = core.call(fn, **c, name=name)
+    value = core.as_array(got, f"{name}({c})")
+    core.require(value.shape == (), f"{name}({c}): return one number, got an array of shape "
+                 f"{value.shape}", "qkv.count-not-a-number")
+    return float(value)
+
+
 @core.exercise
 def check_n_projection_params(n_projection_params) -> None:
     """n_layers · n_heads · d_model · (2 d_k + d_v): one W_Q, W_K, W_V per head per layer."""
+    name = "n_projection_params"
     cases = [
-        dict(d_model=12, d_k=3, d_v=5, n_heads=2, n_layers=3, T=7),
+        dict(d_model=12, d_k=3, d_v=5, n_heads=2, n_layers=7, T=11),
         dict(d_model=512, d_k=64, d_v=64, n_heads=8, n_layers=6, T=10),  # base Transformer
+        dict(d_model=10, d_k=4, d_v=1, n_heads=3, n_layers=1, T=13),
     ]
     for c in cases:
-        got = n_projection_params(**c)
         d_model, d_k, d_v, h, L, T = (c[n] for n in ("d_model", "d_k", "d_v", "n_heads",
                                                       "n_layers", "T"))
         per_head = d_model * (2 * d_k + d_v)
         expected = L * h * per_head
-        core.compare(got, expected, name=f"n_projection_params({c})", mistakes=[
-            ("your count grows with T: the weights do not depend on the sequence length. One "
-             "W_Q serves every token, however many there are.", expected * T),
-            ("your count is the same for 1 layer as for n_layers: each layer has its own "
-             "W_Q, W_K and W_V; multiply by n_layers.", h * per_head),
-            ("your count ignores n_heads: each head has its own W_Q, W_K and W_V; multiply "
-             "by n_heads.", L * per_head),
-            ("your count is one head of one layer: each head and each layer has its own "
-             "three matrices.", per_head),
-            ("you counted three (d_model, d_k) matrices: W_V is (d_model, d_v), and here "
-             f"d_v = {d_v} differs from d_k = {d_k}.", L * h * 3 * d_model * d_k),
-            ("you counted one matrix per head: there are three, W_Q, W_K and W_V.",
-             L * h * d_model * d_k),
-            ("you counted three (d_model, d_model) matrices per layer: each head projects to "
-             "its own width d_k (and d_v), so a head holds d_model · (2·d_k + d_v).",
-             L * 3 * d_model * d_model),
-        ])
+        got = _count(n_projection_params, c, name)
+        tag = f"{name}({', '.join(f'{k}={v}' for k, v in c.items())})"
+        _named_mistake(got, [
+            ("qkv.count-one-head", "your count is one head of one layer: each head and each "
+             "layer has its own three matrices.", per_head),
+            ("qkv.count-v-as-k", "you counted three (d_model, d_k) matrices: W_V is (d_model, "
+             f"d_v), and here d_v = {d_v} differs from d_k = {d_k}.", L * h * 3 * d_model * d_k),
+            ("qkv.count-one-matrix", "you counted one matrix per head: there are three, W_Q, "
+             "W_K and W_V.", L * h * d_model * d_k),
+            ("qkv.count-two-matrices", "you counted two matrices per head: there are three, "
+             "W_Q and W_K of (d_model, d_k) each, and W_V of (d_model, d_v).",
+             L * h * d_model * (d_k + d_v)),
+            ("qkv.count-k-as-v", "you counted W_K with width d_v: W_Q and W_K are both "
+             f"(d_model, d_k), only W_V is (d_model, d_v); here d_k = {d_k}, d_v = {d_v}.",
+             L * h * d_model * (d_k + 2 * d_v)),
+            ("qkv.count-full-width", "you counted three (d_model, d_model) matrices per layer: "
+             "each head projects to its own width d_k (and d_v), so a head holds "
+             "d_model · (2·d_k + d_v).", L * 3 * d_model * d_model),
+            ("qkv.count-biases", "your count is a little too large: it includes a bias per "
+             "output feature. The exercise counts the matrices only, no biases.",
+             L * h * (d_model + 1) * (2 * d_k + d_v)),
+        ], tag, expected)
+        # properties in teaching order: T does not matter, then layers and heads multiply
+        longer = _count(n_projection_params, {**c, "T": 2 * T}, name)
+        core.require(
+            longer == got,
+            f"{tag}: your count changes when only T changes ({got:.0f} for T = {T}, "
+            f"{longer:.0f} for T = {2 * T}): the weights do not depend on the sequence "
+            "length. One W_Q serves every token, however many there are.",
+            "qkv.count-grows-with-T")
+        deeper = _count(n_projection_params, {**c, "n_layers": 2 * L}, name)
+        core.require(
+            deeper == 2 * got,
+            f"{tag}: doubling n_layers should double the count ({got:.0f} -> {2 * got:.0f}); "
+            f"yours gives {deeper:.0f}: each layer has its own W_Q, W_K and W_V.",
+            "qkv.count-layers-shared")
+        wider = _count(n_projection_params, {**c, "n_heads": 2 * h}, name)
+        core.require(
+            wider == 2 * got,
+            f"{tag}: doubling n_heads should double the count ({got:.0f} -> {2 * got:.0f}); "
+            f"yours gives {wider:.0f}: each head has its own W_Q, W_K and W_V.",
+            "qkv.count-heads-shared")
+        core.compare(got, expected, name=tag, factors={
+            "T": T, "n_layers": L, "n_heads": h, "d_model": d_model, "d_k": d_k, "d_v": d_v,
+            "3": 3,
+        })
+        core.require(got == expected, f"{tag}: {got:.0f} is off by {got - expected:+.0f} "
+                     "from the exact count.", "qkv.count-off")
     core.passed(
         "n_projection_params: n_layers · n_heads · d_model · (2·d_k + d_v), independent of T; "
         "6 layers of 8 heads of width 64 over d_model = 512 hold 4,718,592"

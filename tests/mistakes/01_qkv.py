@@ -31,7 +31,7 @@ MISTAKES = [
          code='''def project_qkv(x, w_q, w_k, w_v):
     q, k, v = x @ w_q, x @ w_k, x @ w_v
 '''),
-    dict(exercise="ex1", kind="hard-coded answer", expect="expected shape",
+    dict(exercise="ex1", kind="hard-coded answer", expect="hard-coded",
          code='''import numpy as np
 
 
@@ -187,5 +187,99 @@ def project_qkv(x, w_q, w_k, w_v):
     dict(exercise="ex6", kind="full-width projections per head", expect="its own width d_k",
          code='''def n_projection_params(d_model, d_k, d_v, n_heads, n_layers, T):
     return n_layers * 3 * d_model * d_model
+'''),
+]
+
+MISTAKES += [
+    dict(exercise="ex1", kind="normalised over the tokens", expect="mixes tokens",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    x = x / x.sum(axis=0, keepdims=True)
+    return x @ w_q, x @ w_k, x @ w_v
+'''),
+    dict(exercise="ex1", kind="a bias of 1 added", expect="plus 1",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    return x @ w_q + 1, x @ w_k + 1, x @ w_v + 1
+'''),
+    dict(exercise="ex1", kind="scaled by sqrt(d_model)", expect="÷ √d_model",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    s = np.sqrt(x.shape[1])
+    return x @ w_q / s, x @ w_k / s, x @ w_v / s
+'''),
+    dict(exercise="ex1", kind="q mixed with k", expect="also with w_k",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    return x @ (w_q + w_k) / 2, x @ w_k, x @ w_v
+'''),
+    dict(exercise="ex2", kind="Q projected with W_K", expect="wrong matrix",
+         code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
+    return x_dec @ w_k, x_enc @ w_k, x_enc @ w_v
+'''),
+    dict(exercise="ex2", kind="k transposed", expect="transpose",
+         code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
+    return x_dec @ w_q, (x_enc @ w_k).T, x_enc @ w_v
+'''),
+    dict(exercise="ex2", kind="encoder summary added to q", expect="queries come from the decoder",
+         code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
+    return (x_dec + x_enc.mean(axis=0)) @ w_q, x_enc @ w_k, x_enc @ w_v
+'''),
+    dict(exercise="ex2", kind="V from both sequences", expect="V taken from the wrong sequence",
+         code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
+    return x_dec @ w_q, x_enc @ w_k, x_enc @ w_v + x_dec.mean()
+'''),
+    dict(exercise="ex3", kind="stacked into 3-D", expect="stacked",
+         code='''def fuse_weights(w_q, w_k, w_v):
+    return np.stack([w_q, w_k, w_v])
+'''),
+    dict(exercise="ex3", kind="K block used twice", expect="hold W_K",
+         code='''def fuse_weights(w_q, w_k, w_v):
+    return np.concatenate([w_q, w_k, w_k], axis=1)
+'''),
+    dict(exercise="ex3", kind="transposed blocks side by side", expect="which is d_k",
+         code='''def fuse_weights(w_q, w_k, w_v):
+    return np.concatenate([w_q.T, w_k.T, w_v.T], axis=1)
+'''),
+    dict(exercise="ex3", kind="Q V K order", expect="[Q | V | K]",
+         code='''def fuse_weights(w_q, w_k, w_v):
+    return np.concatenate([w_q, w_v, w_k], axis=1)
+'''),
+    dict(exercise="ex4", kind="off by one after Q", expect="holds columns",
+         code='''def split_qkv(qkv, d_k, d_v):
+    return qkv[:, :d_k], qkv[:, d_k + 1 : 2 * d_k + 1], qkv[:, 2 * d_k + 1 :]
+'''),
+    dict(exercise="ex4", kind="cuts at d_k and d_k + d_v", expect="holds columns",
+         code='''def split_qkv(qkv, d_k, d_v):
+    return tuple(np.split(qkv, [d_k, d_k + d_v], axis=1))
+'''),
+    dict(exercise="ex4", kind="integer index for width 1", expect="drops the axis",
+         code='''def split_qkv(qkv, d_k, d_v):
+    q = qkv[:, 0] if d_k == 1 else qkv[:, :d_k]
+    return q, qkv[:, d_k : 2 * d_k], qkv[:, 2 * d_k :]
+'''),
+    dict(exercise="ex5", kind="output transposed", expect="transposed",
+         code='''def attention_shapes(q, k, v):
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"q width {q.shape[-1]} does not match k width {k.shape[-1]}")
+    if k.shape[0] != v.shape[0]:
+        raise ValueError("k and v lengths differ")
+    return (q.shape[0], k.shape[0]), (v.shape[-1], q.shape[0])
+'''),
+    dict(exercise="ex5", kind="T_v compared with T_q", expect="each key position",
+         code='''def attention_shapes(q, k, v):
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"q width {q.shape[-1]} does not match k width {k.shape[-1]}")
+    if k.shape[0] != v.shape[0] and q.shape[0] != v.shape[0]:
+        raise ValueError("k and v lengths differ")
+    return (q.shape[0], k.shape[0]), (q.shape[0], v.shape[-1])
+'''),
+    dict(exercise="ex6", kind="biases counted", expect="no biases",
+         code='''def n_projection_params(d_model, d_k, d_v, n_heads, n_layers, T):
+    return n_layers * n_heads * (d_model + 1) * (2 * d_k + d_v)
+'''),
+    dict(exercise="ex6", kind="W_K forgotten", expect="counted two matrices",
+         code='''def n_projection_params(d_model, d_k, d_v, n_heads, n_layers, T):
+    return n_layers * n_heads * d_model * (d_k + d_v)
+'''),
+    dict(exercise="ex6", kind="heads added, not multiplied", expect="doubling n_heads",
+         code='''def n_projection_params(d_model, d_k, d_v, n_heads, n_layers, T):
+    return n_layers * (n_heads + 1) * d_model * (2 * d_k + d_v)
 '''),
 ]

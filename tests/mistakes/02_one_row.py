@@ -199,3 +199,150 @@ MISTAKES.append(
     return w @ v, w
 '''),
 )
+
+MISTAKES += [
+    # ---- ex1
+    dict(exercise="ex1", kind="math.isqrt scale", expect="rounded down to a whole number",
+         code='''import math
+
+
+def scaled_scores(q, k):
+    return q @ k.T / math.isqrt(k.shape[-1])
+'''),
+    dict(exercise="ex1", kind="int(sqrt) scale", expect="rounded down to a whole number",
+         code='''def scaled_scores(q, k):
+    return q @ k.T / int(k.shape[-1] ** 0.5)
+'''),
+    dict(exercise="ex1", kind="scaled by sqrt of T_q", expect="number of queries",
+         code='''def scaled_scores(q, k):
+    return q @ k.T / np.sqrt(q.shape[0])
+'''),
+    dict(exercise="ex1", kind="queries against themselves", expect="which is T_q",
+         code='''def scaled_scores(q, k):
+    return q @ q.T / np.sqrt(k.shape[-1])
+'''),
+    dict(exercise="ex1", kind="float16 arithmetic", expect="float16",
+         code='''def scaled_scores(q, k):
+    q, k = q.astype(np.float16), k.astype(np.float16)
+    return q @ k.T / np.float16(np.sqrt(k.shape[-1]))
+'''),
+    dict(exercise="ex1", kind="calls the score helper", expect="calls scores",
+         code='''from helpers.attention import scores
+
+
+def scaled_scores(q, k):
+    return scores(q, k)
+'''),
+    # ---- ex2
+    dict(exercise="ex2", kind="divided by the row norm", expect="must sum to 1",
+         code='''def stable_softmax(s):
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / np.sqrt((e ** 2).sum(axis=-1, keepdims=True))
+'''),
+    dict(exercise="ex2", kind="softmax of minus the scores", expect="largest score",
+         code='''def stable_softmax(s):
+    e = np.exp(-s - (-s).max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+'''),
+    dict(exercise="ex2", kind="-inf replaced by 0", expect="blocked key gets weight",
+         code='''def stable_softmax(s):
+    s = np.where(np.isinf(s), 0.0, s)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+'''),
+    dict(exercise="ex2", kind="torch softmax", expect="write it yourself",
+         code='''import torch
+
+
+def stable_softmax(s):
+    return torch.softmax(torch.as_tensor(s), dim=-1).numpy()
+'''),
+    # ---- ex3
+    dict(exercise="ex3", kind="output rows normalised", expect="must be v[2]",
+         code='''def weighted_sum(weights, v):
+    out = weights @ v
+    return out / out.sum(axis=-1, keepdims=True)
+'''),
+    dict(exercise="ex3", kind="scaled by T_k", expect="must be v[2]",
+         code='''def weighted_sum(weights, v):
+    return weights @ v * weights.shape[1]
+'''),
+    dict(exercise="ex3", kind="first query's mix for every row", expect="puts all its weight",
+         code='''def weighted_sum(weights, v):
+    return np.tile(weights[0] @ v, (weights.shape[0], 1))
+'''),
+    dict(exercise="ex3", kind="calls attention", expect="calls attention",
+         code='''from helpers.attention import attention
+
+
+def weighted_sum(weights, v):
+    return attention(np.log(weights), np.eye(weights.shape[1]), v, scale=1.0)[0]
+'''),
+    # ---- ex4
+    dict(exercise="ex4", kind="isqrt scale", expect="rounded to a whole number",
+         code='''import math
+
+
+def row_by_hand(q, k, v, i):
+    scores = q[i] @ k.T / math.isqrt(k.shape[-1])
+    e = np.exp(scores - scores.max())
+    w = e / e.sum()
+    return w @ v, w
+'''),
+    dict(exercise="ex4", kind="whole weight matrix", expect="whole (T_q, T_k) matrix",
+         code='''def row_by_hand(q, k, v, i):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return (w @ v)[i], w
+'''),
+    dict(exercise="ex4", kind="sum stops one value short", expect="must be (1, …, 1)",
+         code='''def row_by_hand(q, k, v, i):
+    scores = q[i] @ k.T / np.sqrt(k.shape[-1])
+    e = np.exp(scores - scores.max())
+    w = e / e.sum()
+    return w[:-1] @ v[:-1], w
+'''),
+    # ---- ex5
+    dict(exercise="ex5", kind="no max subtraction", expect="did not subtract each row's max",
+         code='''def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s)
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+    dict(exercise="ex5", kind="isqrt scale", expect="rounded",
+         code='''import math
+
+
+def attention_output(q, k, v, mask=None):
+    s = q @ k.T / math.isqrt(k.shape[-1])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+    dict(exercise="ex5", kind="returned (weights, out)", expect="in that order",
+         code='''def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w, w @ v
+'''),
+    dict(exercise="ex5", kind="out from the unmasked weights", expect="unmasked weights",
+         code='''def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w_all = e / e.sum(axis=-1, keepdims=True)
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w_all @ v, w
+'''),
+]
