@@ -1,8 +1,8 @@
 """Measure how well the checks diagnose answers they were not written against.
 
-    python tests/feedback_measure.py tests/heldout [--json out.json]
+    python tests/feedback_measure.py tests/heldout/a tests/heldout/b [--json out.json]
 
-Each file in the folder is named after a lesson and holds WRONG and VALID, lists of dicts
+Each file in a folder is named after a lesson and holds WRONG and VALID, lists of dicts
 (exercise, kind, code; WRONG also has mistake and names, the phrases a message that names the
 mistake would contain). Every answer runs in place of the solution's answer cell, in-process,
 and its check's outcome is sorted:
@@ -44,9 +44,10 @@ def outcome_of(lesson: str, answer: dict) -> tuple[str, str]:
     return ("named" if named else "caught"), message
 
 
-def measure(folder: Path) -> dict:
+def measure(folders: list[Path]) -> dict:
     results = []
-    for path in sorted(folder.glob("[0-9]*.py")):
+    paths = [p for folder in folders for p in sorted(folder.glob("[0-9]*.py"))]
+    for path in paths:
         sets = runpy.run_path(str(path))
         for valid, answers in ((False, sets["WRONG"]), (True, sets.get("VALID", []))):
             for answer in answers:
@@ -54,6 +55,7 @@ def measure(folder: Path) -> dict:
                 results.append(
                     dict(
                         lesson=path.stem,
+                        set=path.parent.name,
                         exercise=answer["exercise"],
                         kind=answer["kind"],
                         valid=valid,
@@ -90,10 +92,10 @@ def summary(results: list[dict]) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folder", type=Path)
+    parser.add_argument("folders", type=Path, nargs="+")
     parser.add_argument("--json", type=Path, help="write every outcome and message here")
     args = parser.parse_args(argv)
-    report = measure(args.folder)
+    report = measure(args.folders)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1, ensure_ascii=False))
     print(summary(report["results"]))
