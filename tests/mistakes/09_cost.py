@@ -55,6 +55,80 @@ MISTAKES = [
         m = m_new
     return z
 '''),
+    dict(exercise="ex1", kind="library online_softmax", expect="your function calls",
+         code='''from helpers.streaming import online_softmax
+
+def my_online_softmax(x, block_size):
+    return online_softmax(x, block_size)
+'''),
+    dict(exercise="ex1", kind="torch softmax one-liner", expect="your function calls",
+         code='''def my_online_softmax(x, block_size):
+    return torch.softmax(torch.as_tensor(x), dim=-1).numpy()
+'''),
+    dict(exercise="ex1", kind="two-pass softmax ignoring block_size",
+         expect="the two-pass softmax",
+         code='''def my_online_softmax(x, block_size):
+    e = np.exp(x - x.max())
+    return e / e.sum()
+'''),
+    dict(exercise="ex1", kind="running max, then a sum over the whole row",
+         expect="a sum over the whole row",
+         code='''def my_online_softmax(x, block_size):
+    m = -np.inf
+    for start in range(0, len(x), block_size):
+        m = max(m, x[start : start + block_size].max())
+    e = np.exp(x - m)
+    return e / e.sum()
+'''),
+    dict(exercise="ex1", kind="two passes over the blocks", expect="a second pass",
+         code='''def my_online_softmax(x, block_size):
+    starts = range(0, len(x), block_size)
+    m = max(x[s : s + block_size].max() for s in starts)
+    z = sum(np.exp(x[s : s + block_size] - m).sum() for s in starts)
+    return np.exp(x - m) / z
+'''),
+    dict(exercise="ex1", kind="block size hard-coded to 2", expect="not a fixed size",
+         code='''def my_online_softmax(x, block_size):
+    m, z = -np.inf, 0.0
+    for start in range(0, len(x), 2):
+        block = x[start : start + 2]
+        m_new = max(m, block.max())
+        z = z * np.exp(m - m_new) + np.exp(block - m_new).sum()
+        m = m_new
+    return np.exp(x - m) / z
+'''),
+    dict(exercise="ex1", kind="x changed in place", expect="changed its argument `x` in place",
+         code='''def my_online_softmax(x, block_size):
+    m, z = -np.inf, 0.0
+    for start in range(0, len(x), block_size):
+        block = x[start : start + block_size]
+        m_new = max(m, block.max())
+        z = z * np.exp(m - m_new) + np.exp(block - m_new).sum()
+        m = m_new
+    x -= m
+    np.exp(x, out=x)
+    return x / z
+'''),
+    dict(exercise="ex1", kind="numerator uses the last block's max", expect="last block's max",
+         code='''def my_online_softmax(x, block_size):
+    m, z = -np.inf, 0.0
+    for start in range(0, len(x), block_size):
+        block = x[start : start + block_size]
+        m_new = max(m, block.max())
+        z = z * np.exp(m - m_new) + np.exp(block - m_new).sum()
+        m = m_new
+    return np.exp(x - block.max()) / z
+'''),
+    dict(exercise="ex1", kind="never divides by z", expect="not 1",
+         code='''def my_online_softmax(x, block_size):
+    m, z = -np.inf, 0.0
+    for start in range(0, len(x), block_size):
+        block = x[start : start + block_size]
+        m_new = max(m, block.max())
+        z = z * np.exp(m - m_new) + np.exp(block - m_new).sum()
+        m = m_new
+    return np.exp(x - m)
+'''),
     # ---------------------------------------------------------------- ex2 attention step
     dict(exercise="ex2", kind="sum not rescaled", expect="rescale the running sum z",
          code='''def my_attention_step(m, z, acc, s, v):
@@ -105,6 +179,63 @@ MISTAKES = [
     z_new = alpha * z + p.sum(axis=-1)
     return (alpha[:, None] * acc + p @ v) / z_new[:, None]
 '''),
+    dict(exercise="ex2", kind="library attention_step", expect="your function calls",
+         code='''from helpers.streaming import attention_step
+
+def my_attention_step(m, z, acc, s, v):
+    return attention_step(m, z, acc, s, v)
+'''),
+    dict(exercise="ex2", kind="acc updated in place", expect="changed its argument `acc` in place",
+         code='''def my_attention_step(m, z, acc, s, v):
+    m_new = np.maximum(m, s.max(axis=-1))
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new[:, None])
+    acc *= alpha[:, None]
+    acc += p @ v
+    return m_new, alpha * z + p.sum(axis=-1), acc
+'''),
+    dict(exercise="ex2", kind="rescale factor inverted", expect="the wrong way round",
+         code='''def my_attention_step(m, z, acc, s, v):
+    m_new = np.maximum(m, s.max(axis=-1))
+    alpha = np.exp(m_new - m)
+    p = np.exp(s - m_new[:, None])
+    return m_new, alpha * z + p.sum(axis=-1), alpha[:, None] * acc + p @ v
+'''),
+    dict(exercise="ex2", kind="block weights without max subtracted", expect="no max subtracted",
+         code='''def my_attention_step(m, z, acc, s, v):
+    m_new = np.maximum(m, s.max(axis=-1))
+    alpha = np.exp(m - m_new)
+    p = np.exp(s)
+    return m_new, alpha * z + p.sum(axis=-1), alpha[:, None] * acc + p @ v
+'''),
+    dict(exercise="ex2", kind="alpha broadcast along d_v", expect="column by column",
+         code='''def my_attention_step(m, z, acc, s, v):
+    m_new = np.maximum(m, s.max(axis=-1))
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new[:, None])
+    return m_new, alpha * z + p.sum(axis=-1), alpha * acc + p @ v
+'''),
+    dict(exercise="ex2", kind="acc returned as (d_v, T_q)", expect="transposed",
+         code='''def my_attention_step(m, z, acc, s, v):
+    m_new = np.maximum(m, s.max(axis=-1))
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new[:, None])
+    return m_new, alpha * z + p.sum(axis=-1), (alpha[:, None] * acc + p @ v).T
+'''),
+    dict(exercise="ex2", kind="one max for all queries", expect="one number for all queries",
+         code='''def my_attention_step(m, z, acc, s, v):
+    m_new = max(m.max(), s.max())
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new)
+    return m_new, alpha * z + p.sum(axis=-1), alpha[:, None] * acc + p @ v
+'''),
+    dict(exercise="ex2", kind="old acc dropped", expect="only this block",
+         code='''def my_attention_step(m, z, acc, s, v):
+    m_new = np.maximum(m, s.max(axis=-1))
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new[:, None])
+    return m_new, alpha * z + p.sum(axis=-1), p @ v
+'''),
     # ---------------------------------------------------------------- ex3 KV-cache append
     dict(exercise="ex3", kind="appended along the head axis", expect="head axis",
          code='''def my_cache_append(cache_k, cache_v, k_new, v_new):
@@ -144,6 +275,46 @@ MISTAKES = [
          code='''def my_cache_append(cache_k, cache_v, k_new, v_new):
     return torch.cat([cache_k, k_new], dim=-2), torch.cat([cache_v, v_new], dim=-2)
 '''),
+    dict(exercise="ex3", kind="library KVCache", expect="your function calls",
+         code='''from helpers.heads import KVCache
+
+def my_cache_append(cache_k, cache_v, k_new, v_new):
+    cache = KVCache()
+    cache.k, cache.v = cache_k, cache_v
+    return cache.append(k_new, v_new)
+'''),
+    dict(exercise="ex3", kind="stacked instead of concatenated", expect="torch.stack",
+         code='''def my_cache_append(cache_k, cache_v, k_new, v_new):
+    if cache_k is None:
+        return k_new, v_new
+    return torch.stack([cache_k, k_new]), torch.stack([cache_v, v_new])
+'''),
+    dict(exercise="ex3", kind="cache returned unchanged", expect="returned the cache unchanged",
+         code='''def my_cache_append(cache_k, cache_v, k_new, v_new):
+    if cache_k is None:
+        return k_new, v_new
+    return cache_k, cache_v
+'''),
+    dict(exercise="ex3", kind="fixed-size cache drops the oldest", expect="which is T_past",
+         code='''def my_cache_append(cache_k, cache_v, k_new, v_new):
+    if cache_k is None:
+        return k_new, v_new
+    T = cache_k.shape[-2]
+    k_all, v_all = torch.cat([cache_k, k_new], -2), torch.cat([cache_v, v_new], -2)
+    return k_all[..., -T:, :], v_all[..., -T:, :]
+'''),
+    dict(exercise="ex3", kind="empty cache returns None", expect="returned None",
+         code='''def my_cache_append(cache_k, cache_v, k_new, v_new):
+    if cache_k is None:
+        return cache_k, cache_v
+    return torch.cat([cache_k, k_new], dim=-2), torch.cat([cache_v, v_new], dim=-2)
+'''),
+    dict(exercise="ex3", kind="new keys appended to the values", expect="are wrong",
+         code='''def my_cache_append(cache_k, cache_v, k_new, v_new):
+    if cache_k is None:
+        return k_new, v_new
+    return torch.cat([cache_k, k_new], dim=-2), torch.cat([cache_v, k_new], dim=-2)
+'''),
     # ---------------------------------------------------------------- ex4 sliding window
     dict(exercise="ex4", kind="window excludes the diagonal", expect="excludes the diagonal",
          code='''def my_sliding_window_mask(T, window):
@@ -179,6 +350,42 @@ MISTAKES = [
     i, j = np.arange(T)[:, None], np.arange(T)[None, :]
     return ((j <= i) & (i - j < window)).astype(int)
 '''),
+    dict(exercise="ex4", kind="library sliding_window_mask", expect="your function calls",
+         code='''from helpers.masks import sliding_window_mask
+
+def my_sliding_window_mask(T, window):
+    return sliding_window_mask(T, window)
+'''),
+    dict(exercise="ex4", kind="one key too few", expect="one too few",
+         code='''def my_sliding_window_mask(T, window):
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    return (j <= i) & (i - j < window - 1)
+'''),
+    dict(exercise="ex4", kind="size hard-coded", expect="from the argument T",
+         code='''def my_sliding_window_mask(T, window):
+    i, j = np.arange(8)[:, None], np.arange(8)[None, :]
+    return (j <= i) & (i - j < window)
+'''),
+    dict(exercise="ex4", kind="window counted from the end", expect="does not keep its own",
+         code='''def my_sliding_window_mask(T, window):
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    return (j <= i) & (j >= T - window)
+'''),
+    dict(exercise="ex4", kind="window clipped to T - 1", expect="it should keep",
+         code='''def my_sliding_window_mask(T, window):
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    return (j <= i) & (i - j < min(window, T - 1))
+'''),
+    dict(exercise="ex4", kind="itself and the first keys (a sink)", expect="most recent",
+         code='''def my_sliding_window_mask(T, window):
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    return (j == i) | ((j < i) & (j < window - 1))
+'''),
+    dict(exercise="ex4", kind="torch float mask", expect="boolean",
+         code='''def my_sliding_window_mask(T, window):
+    ones = torch.ones(T, T)
+    return torch.tril(ones) * torch.triu(ones, diagonal=1 - window)
+'''),
     # ---------------------------------------------------------------- ex5 top-k gates
     dict(exercise="ex5", kind="softmax over all experts", expect="renormalises over the chosen",
          code='''def my_top_k_gates(logits, k):
@@ -209,5 +416,44 @@ MISTAKES = [
          code='''def my_top_k_gates(logits, k):
     values, experts = logits.topk(k, dim=-1)
     return torch.softmax(values, dim=-1)
+'''),
+    dict(exercise="ex5", kind="library top_k_routing", expect="your function calls",
+         code='''from helpers.blocks import top_k_routing
+
+def my_top_k_gates(logits, k):
+    return top_k_routing(logits, k).dense_gates()
+'''),
+    dict(exercise="ex5", kind="softmax by hand without the max", expect="overflowed",
+         code='''def my_top_k_gates(logits, k):
+    values, experts = logits.topk(k, dim=-1)
+    e = torch.exp(values)
+    return torch.zeros_like(logits).scatter(-1, experts, e / e.sum(-1, keepdim=True))
+'''),
+    dict(exercise="ex5", kind="gates at the first k experts", expect="not at the chosen experts",
+         code='''def my_top_k_gates(logits, k):
+    values, experts = logits.topk(k, dim=-1)
+    gates = torch.zeros_like(logits)
+    gates[:, :k] = torch.softmax(values, dim=-1)
+    return gates
+'''),
+    dict(exercise="ex5", kind="uniform gates", expect="1/k",
+         code='''def my_top_k_gates(logits, k):
+    values, experts = logits.topk(k, dim=-1)
+    return torch.zeros_like(logits).scatter(-1, experts, torch.full_like(values, 1 / k))
+'''),
+    dict(exercise="ex5", kind="logits masked in place", expect="in place",
+         code='''def my_top_k_gates(logits, k):
+    kth = logits.topk(k, dim=-1).values[:, -1:]
+    logits[logits < kth] = float("-inf")
+    return torch.softmax(logits, dim=-1)
+'''),
+    dict(exercise="ex5", kind="k ignored, argmax only", expect="exactly k=2",
+         code='''def my_top_k_gates(logits, k):
+    return torch.zeros_like(logits).scatter(-1, logits.argmax(-1, keepdim=True), 1.0)
+'''),
+    dict(exercise="ex5", kind="strict threshold drops the k-th", expect="exactly k=2",
+         code='''def my_top_k_gates(logits, k):
+    kth = logits.topk(k, dim=-1).values[:, -1:]
+    return torch.softmax(logits.masked_fill(logits <= kth, float("-inf")), dim=-1)
 '''),
 ]
