@@ -103,8 +103,8 @@ def test_right_only_on_the_diagonal_or_a_triangle():
 def test_right_on_an_earlier_size_only_is_named():
     @core.exercise
     def check_f(fn):
-        core.compare(fn(np.ones(2)), np.ones(2) * 2, name="case 1")
-        core.compare(fn(np.ones(3)), np.ones(3) * 2, name="case 2")
+        core.compare(fn(np.ones(2)), np.ones(2) * 2, name="f (case 1)")
+        core.compare(fn(np.ones(3)), np.ones(3) * 2, name="f (case 2)")
 
     with pytest.raises(core.CheckFailed, match="right on an earlier case of another size"):
         check_f(lambda x: np.full(x.shape, 2.0) if x.size == 2 else np.ones(3))

@@ -91,7 +91,7 @@ class _State:
     """What one check call has seen so far: the cases that passed, by shape."""
 
     def __init__(self):
-        self.passed: list[tuple[str, tuple]] = []
+        self.passed: list[tuple[str, str, tuple]] = []  # (part, name, shape)
 
 
 _state: _State | None = None  # set while a decorated check runs
@@ -385,14 +385,14 @@ def compare(student, expected, *, name: str, mistakes=(), atol=1e-6, rtol=1e-5,
     want = as_array(expected, "reference")
     if _close(got, want, atol, rtol):
         if _state is not None:
-            _state.passed.append((name, want.shape))
+            _state.passed.append((_part(name), name, want.shape))
         return
     for mistake in mistakes:
         diagnosis, message, wrong = _mistake_parts(mistake)
         if _close(got, as_array(wrong, "mistake"), atol, rtol):
             fail(f"{name}: {message}", diagnosis)
     found = diagnose(got, want, atol=atol, rtol=rtol, axes=axes, sizes=sizes, factors=factors)
-    earlier = _earlier_case_note(want.shape)
+    earlier = _earlier_case_note(name, want.shape)
     if found is not None:
         diagnosis, message = found
         fail(f"{name}: {message}{earlier}", diagnosis)
@@ -401,8 +401,15 @@ def compare(student, expected, *, name: str, mistakes=(), atol=1e-6, rtol=1e-5,
     fail(f"{name}: {_largest_difference(got, want)}", "generic.wrong-values")
 
 
-def _earlier_case_note(shape) -> str:
-    other = [(n, s) for n, s in (_state.passed if _state else ()) if s != shape]
+def _part(name: str) -> str:
+    """What a comparison is of, without its case: "f: out (case 2: ...)" -> "f: out"."""
+    return name.split(" (")[0]
+
+
+def _earlier_case_note(name: str, shape) -> str:
+    """A note when the same part was right on an earlier case of another shape."""
+    passed = _state.passed if _state else ()
+    other = [(n, s) for part, n, s in passed if part == _part(name) and s != shape]
     if not other:
         return ""
     n, s = other[0]
