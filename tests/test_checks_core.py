@@ -160,6 +160,21 @@ def test_a_forbidden_call_is_found_by_name_alias_or_helper():
             core.forbid(fn, forbidden, name="f", why="Write it yourself.")
 
 
+def test_a_forbidden_attribute_is_found_inside_a_function_of_the_same_name():
+    import torch.nn.functional as F
+
+    def softmax(s):  # named like the forbidden function, and calls it
+        return F.softmax(torch.as_tensor(s), -1)
+
+    with pytest.raises(core.CheckFailed, match="calls softmax"):
+        core.forbid(softmax, core.SOFTMAX_FUNCTIONS, name="f", why="")
+
+
+def test_a_float32_result_is_named_as_precision_not_as_misplaced_numbers():
+    text, found = message(M.astype(np.float16).astype(np.float64), M)
+    assert found == "generic.precision", text
+
+
 def test_a_student_function_named_like_a_forbidden_one_is_allowed():
     def softmax(s):  # the student's own
         e = np.exp(s - s.max())

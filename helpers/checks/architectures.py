@@ -5,6 +5,8 @@ context costs in memory.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -33,59 +35,104 @@ def _cross_case(T_dec, T_enc, d_model, d_k, d_v, seed):
     return x_dec, memory, W_q, W_k, W_v
 
 
+def _cross_mistakes(x_dec, memory, W_q, W_k, W_v):
+    T_dec, T_enc, d_k = len(x_dec), len(memory), W_k.shape[1]
+    q = x_dec @ W_q  # (T_dec, d_k): the decoder asks
+    k, v = memory @ W_k, memory @ W_v  # (T_enc, d_k), (T_enc, d_v): the encoder answers
+    wrong_axis = softmax(q @ k.T / np.sqrt(d_k), axis=0)  # columns sum to 1
+    mistakes = [
+        ("architectures.cross-roles-swapped",
+         "Q must come from the decoder, and K and V from the encoder's memory; yours has "
+         "the roles swapped. The encoder positions now ask (rows) and the decoder positions "
+         "answer (columns), so the output has one row per ENCODER token and cannot be added "
+         "to the decoder's residual stream.", attention(memory @ W_q, x_dec @ W_k, x_dec @ W_v)),
+        ("architectures.cross-q-from-memory",
+         "Q must come from the decoder: you projected Q from the memory too, so every row "
+         "belongs to an encoder position. The queries are the decoder states x_dec projected "
+         "by W_q.", attention(memory @ W_q, k, v)),
+        ("architectures.cross-kv-from-decoder",
+         "K and V must come from the encoder's memory: you took them from the decoder "
+         "states, which makes this decoder self-attention, not cross-attention.",
+         attention(q, x_dec @ W_k, x_dec @ W_v)),
+        ("architectures.cross-causal-mask",
+         "you applied a causal mask to cross-attention. The whole source is known before "
+         "decoding starts, so every decoder position may read every encoder position: no "
+         "mask here (the causal mask belongs to the decoder's SELF-attention).",
+         attention(q, k, v, np.tril(np.ones((T_dec, T_enc), dtype=bool)))),
+        ("architectures.cross-no-scale",
+         "missing scale: divide the scores q . k by sqrt(d_k) before softmax.",
+         attention(q, k, v, scale=1.0)),
+        ("architectures.cross-scaled-by-dk",
+         "you divided the scores by d_k instead of sqrt(d_k).",
+         attention(q, k, v, scale=1.0 / d_k)),
+        ("architectures.cross-softmax-axis",
+         "softmax over the wrong axis: each decoder position's weights over the encoder "
+         "positions (one row) must sum to 1; yours normalise each column.",
+         (wrong_axis @ v, wrong_axis)),
+    ]
+    if W_k.shape == W_v.shape:
+        mistakes.append((
+            "architectures.cross-k-v-swapped",
+            "K and V swapped: the keys (scored against Q) are memory projected by W_k and the "
+            "values (averaged with the weights) are memory projected by W_v; yours are the "
+            "other way round.", attention(q, memory @ W_v, memory @ W_k)))
+    return mistakes
+
+
+def _cross_properties(weights, out, ref_w, v, name):
+    """The weights: shape, non-negative, rows sum to 1, no zero (no mask); then out = w v."""
+    w = core.as_array(weights, f"{name} weights")
+    if w.shape != ref_w.shape:
+        return  # core.compare names the shape
+    core.require(np.isfinite(w).all(), f"{name} weights: your weights hold NaN or inf.",
+                 "architectures.cross-weights-not-finite")
+    core.require((w >= 0).all(), f"{name} weights: some of your weights are negative; a "
+                 "softmax gives weights in [0, 1].", "architectures.cross-weights-negative")
+    sums = w.sum(axis=-1)
+    core.require(np.allclose(sums, 1.0), f"{name} weights: each row (one decoder position "
+                 f"over the T_enc encoder positions) must sum to 1; your rows sum to "
+                 f"{np.round(sums, 3).tolist()}.", "architectures.cross-rows-not-normalised")
+    core.require((w > 0).all(), f"{name} weights: some of your weights are exactly 0, as if "
+                 "a mask blocked them. Cross-attention has no mask: every decoder position may "
+                 "read every encoder position.", "architectures.cross-masked")
+    o = core.as_array(out, f"{name} out")
+    if o.shape == (w.shape[0], v.shape[1]) and not np.allclose(o, w @ v, atol=1e-6):
+        core.fail(f"{name} out: your out is not your own weights times the values: each "
+                  "output row is the weighted average of the values V (memory projected by "
+                  "W_v), with that row's weights.", "architectures.cross-out-not-weighted-values")
+
+
 @core.exercise
 def check_cross_attention(cross_attention) -> None:
     """Exercise: single-head cross-attention, Q from the decoder, K and V from the encoder."""
     cases = [
         (4, 6, 5, 3, 3, 0),  # T_dec != T_enc: a wrong source for Q shows in the shape
         (5, 5, 6, 3, 2, 1),  # T_dec == T_enc and d_v != d_k: the same mistakes, in the values
+        (2, 7, 4, 5, 6, 2),  # another size: d_k > d_model, d_v > d_k
     ]
     for T_dec, T_enc, d_model, d_k, d_v, seed in cases:
         x_dec, memory, W_q, W_k, W_v = _cross_case(T_dec, T_enc, d_model, d_k, d_v, seed)
         name = f"cross_attention(x_dec {x_dec.shape}, memory {memory.shape})"
-        result = cross_attention(x_dec.copy(), memory.copy(), W_q.copy(), W_k.copy(), W_v.copy())
+        result = core.call(cross_attention, x_dec, memory, W_q, W_k, W_v, name="cross_attention")
         if result is None:
-            raise AssertionError(f"{name}: your function returned None. Did you forget `return`?")
-        if not (isinstance(result, tuple) and len(result) == 2):
-            raise AssertionError(
-                f"{name}: return the pair (out, weights), like helpers.attention.attention; "
-                f"got {type(result).__name__}"
-            )
-        out, weights = result
-        q = x_dec @ W_q  # (T_dec, d_k): the decoder asks
-        k, v = memory @ W_k, memory @ W_v  # (T_enc, d_k), (T_enc, d_v): the encoder answers
-        ref_out, ref_w = attention(q, k, v)  # (T_dec, d_v), (T_dec, T_enc)
-        wrong_axis = softmax(q @ k.T / np.sqrt(d_k), axis=0)  # columns sum to 1
-        mistakes = [
-            ("Q must come from the decoder, and K and V from the encoder's memory; yours has "
-             "the roles swapped. The encoder positions now ask (rows) and the decoder positions "
-             "answer (columns), so the output has one row per ENCODER token and cannot be added "
-             "to the decoder's residual stream. Q = x_dec @ W_q; K = memory @ W_k; "
-             "V = memory @ W_v.", attention(memory @ W_q, x_dec @ W_k, x_dec @ W_v)),
-            ("Q must come from the decoder: you projected Q from the memory too, so every row "
-             "belongs to an encoder position. Q = x_dec @ W_q.", attention(memory @ W_q, k, v)),
-            ("K and V must come from the encoder's memory: you took them from the decoder "
-             "states, which makes this decoder self-attention, not cross-attention. "
-             "K = memory @ W_k, V = memory @ W_v.", attention(q, x_dec @ W_k, x_dec @ W_v)),
-            ("you applied a causal mask to cross-attention. The whole source is known before "
-             "decoding starts, so every decoder position may read every encoder position: no "
-             "mask here (the causal mask belongs to the decoder's SELF-attention).",
-             attention(q, k, v, np.tril(np.ones((T_dec, T_enc), dtype=bool)))),
-            ("missing scale: divide the scores q . k by sqrt(d_k) before softmax.",
-             attention(q, k, v, scale=1.0)),
-            ("softmax over the wrong axis: each decoder position's weights over the encoder "
-             "positions (one row) must sum to 1; yours normalise each column.",
-             (wrong_axis @ v, wrong_axis)),
-        ]
-        if d_k == d_v:
-            mistakes.append((
-                "K and V swapped: the keys (scored against Q) are memory @ W_k and the values "
-                "(averaged with the weights) are memory @ W_v; yours are the other way round.",
-                attention(q, memory @ W_v, memory @ W_k)))
-        core.compare(weights, ref_w, name=f"{name} weights",
-                     mistakes=[(m, wrong[1]) for m, wrong in mistakes])
-        core.compare(out, ref_out, name=f"{name} out",
-                     mistakes=[(m, wrong[0]) for m, wrong in mistakes])
+            core.fail(f"{name}: your function returned None. Did you forget `return`?",
+                      "generic.none")
+        out, weights = core.unpack(result, ("out", "weights"), name=name)
+        ref_out, ref_w = attention(x_dec @ W_q, memory @ W_k, memory @ W_v)
+        mistakes = _cross_mistakes(x_dec, memory, W_q, W_k, W_v)
+        for diagnosis, message, wrong in mistakes:  # an anticipated mistake is named first
+            if _same(weights, wrong[1]) and _same(out, wrong[0]):
+                core.fail(f"{name}: {message}", diagnosis)
+        _cross_properties(weights, out, ref_w, memory @ W_v, name)
+        sizes = dict(T_dec=T_dec, T_enc=T_enc, d_model=d_model, d_k=d_k, d_v=d_v)
+        factors = {"√d_k": np.sqrt(d_k), "d_k": d_k, "√d_model": np.sqrt(d_model)}
+        core.compare_tuple(
+            (out, weights), (ref_out, ref_w), ("out", "weights"), name=name,
+            sizes=sizes, factors=factors,
+            per_part={"out": dict(axes=("T_dec", "d_v"),
+                                  mistakes=[(i, m, wrong[0]) for i, m, wrong in mistakes]),
+                      "weights": dict(axes=("T_dec", "T_enc"),
+                                      mistakes=[(i, m, wrong[1]) for i, m, wrong in mistakes])})
     core.passed("cross_attention: Q from the decoder, K and V from the encoder, no mask; "
                 "weights (T_dec, T_enc) with rows summing to 1, for T_dec != T_enc and ==")
 
@@ -93,103 +140,226 @@ def check_cross_attention(cross_attention) -> None:
 # --- Exercise: next-token targets ------------------------------------------------------------
 
 
+def _where_from(part, window, label: str):
+    """Describe which window entries `part` holds: ids are distinct, so each names its place."""
+    arr = np.asarray(core.as_array(part, label))
+    if arr.ndim != 2:
+        return None
+    w = window.numpy()
+    place = {int(v): (b, t) for (b, t), v in np.ndenumerate(w)}
+    shifts = set()
+    for (b, t), v in np.ndenumerate(arr):
+        if not float(v).is_integer() or int(v) not in place:
+            core.fail(f"{label} hold ids that are not in the window ({v:g} at {(b, t)}): "
+                      "inputs and targets are tokens of the window itself, cut from it, not "
+                      "computed from the ids.", "architectures.pairs-not-from-window")
+        b2, t2 = place[int(v)]
+        shifts.add((b2 - b, t2 - t))
+    return shifts
+
+
+def _t(k: int) -> str:
+    return "t" if k == 0 else f"t {'+' if k > 0 else '-'} {abs(k)}"
+
+
 @core.exercise
 def check_next_token_pairs(next_token_pairs) -> None:
     """Exercise: (B, T+1) windows -> inputs window[:, :-1] and targets window[:, 1:]."""
     g = torch.Generator().manual_seed(3)
-    for B, T1 in ((3, 9), (2, 5)):
-        window = torch.randint(0, 40, (B, T1), generator=g)  # (B, T+1) token ids
+    for B, T1 in ((3, 9), (2, 5), (1, 2)):
+        window = torch.randperm(200, generator=g)[: B * T1].reshape(B, T1)  # distinct ids
         name = f"next_token_pairs(window of shape {tuple(window.shape)})"
-        result = next_token_pairs(window.clone())
+        result = core.call(next_token_pairs, window, name="next_token_pairs")
         if result is None:
-            raise AssertionError(f"{name}: your function returned None. Did you forget `return`?")
-        if not (isinstance(result, tuple) and len(result) == 2):
-            raise AssertionError(f"{name}: return the pair (inputs, targets), each of shape (B, T)")
-        inputs, targets = result
+            core.fail(f"{name}: your function returned None. Did you forget `return`?",
+                      "generic.none")
+        inputs, targets = core.unpack(result, ("inputs", "targets"), name=name)
         x, y = window[:, :-1], window[:, 1:]  # (B, T) each
         if _same(inputs, x) and _same(targets, y):
+            for part, label in ((inputs, "inputs"), (targets, "targets")):
+                if isinstance(part, (torch.Tensor, np.ndarray)) and (
+                        part.dtype.is_floating_point if isinstance(part, torch.Tensor)
+                        else part.dtype.kind == "f"):
+                    core.fail(f"{name}: your {label} are floats; token ids index the "
+                              "embedding table, so keep them integers (the window's dtype).",
+                              "architectures.pairs-not-integers")
             continue
         wrong_pairs = [
-            ("no shift: each position is asked to predict itself (the targets equal the "
+            ("architectures.pairs-no-shift",
+             "no shift: each position is asked to predict itself (the targets equal the "
              "inputs), so the model only learns to copy its input. The target of position t is "
-             "the NEXT token: inputs = window[:, :-1], targets = window[:, 1:].",
-             [(x, x), (y, y), (window, window)]),
-            ("shifted the wrong way: your target for each position is the token BEFORE it. "
-             "The target of position t is token t + 1: inputs = window[:, :-1], "
-             "targets = window[:, 1:].", [(y, x)]),
-            ("torch.roll wraps around: the last position's target became the first token, "
-             "which does not follow it. Slice instead: inputs = window[:, :-1], "
-             "targets = window[:, 1:].",
+             "the NEXT token, t + 1.", [(x, x), (y, y), (window, window)]),
+            ("architectures.pairs-wrong-direction",
+             "shifted the wrong way: your target for each position is the token BEFORE it. "
+             "The target of position t is token t + 1.", [(y, x)]),
+            ("architectures.pairs-roll",
+             "torch.roll wraps around: the last position's target became the first token, "
+             "which does not follow it. Slice instead of rolling, so that no token wraps.",
              [(window, torch.roll(window, -1, dims=1)), (x, torch.roll(x, -1, dims=1))]),
-            ("the inputs must drop the last token: it has no next token to be its target. "
-             "inputs = window[:, :-1], shape (B, T).", [(window, y)]),
-            ("you shifted along the batch axis (axis 0); the positions of a window are axis 1. "
-             "inputs = window[:, :-1], targets = window[:, 1:].", [(window[:-1], window[1:])]),
+            ("architectures.pairs-inputs-keep-last",
+             "the inputs must drop the last token: it has no next token to be its target. "
+             "inputs has shape (B, T), one fewer than the window.", [(window, y)]),
+            ("architectures.pairs-batch-axis",
+             "you shifted along the batch axis (axis 0); the positions of a window are axis 1.",
+             [(window[:-1], window[1:])]),
         ]
-        for message, pairs in wrong_pairs:
+        for diagnosis, message, pairs in wrong_pairs:
             if any(_same(inputs, a) and _same(targets, b) for a, b in pairs):
-                raise AssertionError(f"{name}: {message}")
-        core.compare(inputs, x, name=f"{name} inputs")
-        core.compare(targets, y, name=f"{name} targets")
+                core.fail(f"{name}: {message}", diagnosis)
+        for part, want, label in ((inputs, x, "inputs"), (targets, y, "targets")):
+            if _same(part, want):
+                continue
+            shifts = _where_from(part, window, f"{name} {label}")
+            if shifts is not None and len(shifts) == 1 and core.as_array(
+                    part, label).shape == tuple(want.shape):
+                (db, dt), = shifts
+                ok = 0 if label == "inputs" else 1
+                if db == 0:
+                    core.fail(f"{name}: your {label}[:, t] is window[:, {_t(dt)}]; it should "
+                              f"be window[:, {_t(ok)}]. The inputs start at the first token, "
+                              "and the target of position t is the token that follows it.",
+                              "architectures.pairs-offset")
+            core.compare(part, want, name=f"{name} {label}", axes=("B", "T"),
+                         sizes=dict(B=B, T=T1 - 1, **{"T+1": T1}))
     core.passed("next_token_pairs: inputs = window[:, :-1], targets = window[:, 1:] "
                 "(the target of position t is token t + 1)")
 
 
 # --- Exercise: the next-token loss -----------------------------------------------------------
 
+LOSS_FUNCTIONS = (
+    "torch.nn.functional.cross_entropy",
+    "torch.nn.CrossEntropyLoss",
+    "torch.nn.functional.nll_loss",
+    "torch.nn.NLLLoss",
+)
+
+
+def _scalar(got, name) -> float:
+    arr = core.as_array(got, name)
+    if arr.size != 1:
+        core.fail(f"{name}: return one number (a 0-d tensor), the mean over all B*T positions; "
+                  f"yours has shape {arr.shape}. Average the per-position losses into one "
+                  "number (not averaging).", "architectures.loss-not-a-scalar")
+    return float(arr.reshape(-1)[0])
+
+
+def _loss_properties(next_token_loss, B, T, V, targets, name):
+    """All-zero logits give ln V; adding a constant to a position's logits changes nothing."""
+
+    def run(logits):
+        return _scalar(core.call(next_token_loss, logits, targets, name="next_token_loss"),
+                       name)
+
+    uniform = run(torch.zeros(B, T, V))
+    if not np.isclose(uniform, np.log(V), rtol=1e-5):
+        known = {
+            "ln V, negated (a minus sign missing)": -np.log(V),
+            "B·T·ln V: the losses summed, not averaged (not averaging)": B * T * np.log(V),
+            "T·ln V: each sequence's losses summed, not averaged over the positions "
+            "(not averaging)": T * np.log(V),
+            "ln T: the softmax ran over the positions axis (wrong axis), not the vocabulary":
+                np.log(T),
+            "ln B: the softmax ran over the batch axis (wrong axis), not the vocabulary":
+                np.log(B),
+            "1/V: a probability, not minus its log (missing log)": 1 / V,
+            "-1/V: a probability, not minus its log (missing log)": -1 / V,
+            "0: the raw logits used as log-probabilities (missing softmax)": 0.0,
+        }
+        said = [label for label, value in known.items() if np.isclose(uniform, value)]
+        core.fail(f"{name}: with all-zero logits every token has probability 1/V, so the loss "
+                  f"is ln V = {np.log(V):.4f}; yours is {uniform:.4g}"
+                  + (f", which is {said[0]}." if said else "."),
+                  "architectures.loss-uniform")
+    sure = run(20.0 * F.one_hot(targets, V).float())  # the target's logit 20 above the rest
+    if not np.isclose(sure, (V - 1) * np.exp(-20.0), rtol=1e-3, atol=1e-6):
+        core.fail(f"{name}: when every target's logit is 20 above the others, the model is "
+                  f"sure and right, and the loss is about 0; yours is {sure:.4g}: your loss "
+                  "does not pick each position's target entry (gather along the vocabulary "
+                  "axis with targets).", "architectures.loss-ignores-targets")
+    g = torch.Generator().manual_seed(17)
+    logits = torch.randn(B, T, V, generator=g)
+    shift = 50 * torch.randn(B, T, 1, generator=g)  # one constant per position
+    base, moved = run(logits), run(logits + shift)
+    if not np.isclose(base, moved, rtol=1e-4, atol=1e-4):
+        core.fail(f"{name}: adding a constant to all V logits of a position must not change "
+                  f"the loss (softmax over the vocabulary ignores it); yours went from "
+                  f"{base:.4g} to {moved:.4g}: the logits are not normalised over the "
+                  "vocabulary axis (softmax over the wrong axis, or none).",
+                  "architectures.loss-not-shift-invariant")
+
 
 @core.exercise
 def check_next_token_loss(next_token_loss) -> None:
     """Exercise: mean over all B*T positions of -log softmax(logits)[target]."""
+    core.forbid(next_token_loss, LOSS_FUNCTIONS, name="next_token_loss",
+                why="Write the loss by hand with torch.log_softmax and gather (or indexing): "
+                    "that is the exercise. (F.cross_entropy would also want the classes on "
+                    "axis 1, so (B, T, V) logits need flattening first.)")
     g = torch.Generator().manual_seed(5)
-    for B, T, V in ((2, 5, 7), (3, 4, 11), (2, 6, 6)):
-        logits = torch.randn(B, T, V, generator=g) * 2  # (B, T, V)
+    for i, (B, T, V, spread) in enumerate(((2, 5, 7, 2.0), (3, 4, 11, 2.0), (2, 6, 6, 2.0),
+                                           (2, 3, 5, 1000.0))):
+        logits = torch.randn(B, T, V, generator=g) * spread  # (B, T, V)
         targets = torch.randint(0, V, (B, T), generator=g)  # (B, T)
         name = f"next_token_loss(logits {tuple(logits.shape)}, targets {tuple(targets.shape)})"
-        try:
-            got = next_token_loss(logits.clone(), targets.clone())
-        except NotImplementedError:
-            raise
-        except RuntimeError as error:
-            raise AssertionError(
-                f"{name}: your function raised RuntimeError: {error}. If you called "
-                "F.cross_entropy on (B, T, V) logits: it wants the classes on axis 1, so "
-                "flatten first, F.cross_entropy(logits.reshape(-1, V), targets.reshape(-1))."
-            ) from None
+        if spread > 100:
+            name += ", logits of size ~1000"
+        got = core.call(next_token_loss, logits, targets, name="next_token_loss")
         ref = F.cross_entropy(logits.reshape(-1, V), targets.reshape(-1))
 
         def picked(logp, targets=targets):
             return logp.gather(-1, targets[..., None])[..., 0]  # (B, T)
 
         logp = torch.log_softmax(logits, dim=-1)  # (B, T, V)
+        with np.errstate(all="ignore"):
+            naive = torch.log(torch.softmax(logits, dim=-1))
         mistakes = [
-            ("softmax over the wrong axis: you normalised over the positions (axis 1). The "
+            ("architectures.loss-softmax-positions",
+             "softmax over the wrong axis: you normalised over the positions (axis 1). The "
              "distribution is over the vocabulary, the last axis (dim=-1).",
              -picked(torch.log_softmax(logits, dim=1)).mean()),
-            ("softmax over the wrong axis: you normalised over the batch (axis 0). The "
+            ("architectures.loss-softmax-batch",
+             "softmax over the wrong axis: you normalised over the batch (axis 0). The "
              "distribution is over the vocabulary, the last axis (dim=-1).",
              -picked(torch.log_softmax(logits, dim=0)).mean()),
-            ("not averaging: you summed the B*T losses. The loss is their mean, so that it "
+            ("architectures.loss-summed",
+             "not averaging: you summed the B*T losses. The loss is their mean, so that it "
              "does not grow with the batch size or the window length.", -picked(logp).sum()),
-            ("not averaging over the positions: you summed each sequence's T losses and "
+            ("architectures.loss-summed-over-positions",
+             "not averaging over the positions: you summed each sequence's T losses and "
              "averaged over the batch. Average over all B*T predictions.",
              -picked(logp).sum(dim=1).mean()),
-            ("not averaging: you returned one loss per position, shape (B, T). Average them "
+            ("architectures.loss-not-a-scalar",
+             "not averaging: you returned one loss per position, shape (B, T). Average them "
              "into one number.", -picked(logp)),
-            ("the loss is negative: you forgot the minus sign. Cross-entropy is MINUS the mean "
+            ("architectures.loss-sign",
+             "the loss is negative: you forgot the minus sign. Cross-entropy is MINUS the mean "
              "log-probability of the targets.", picked(logp).mean()),
-            ("missing log: you averaged the targets' probabilities. Cross-entropy averages "
+            ("architectures.loss-no-log",
+             "missing log: you averaged the targets' probabilities. Cross-entropy averages "
              "-log p(target).", -picked(logp.exp()).mean()),
-            ("missing softmax: you used the raw logits as log-probabilities. Normalise with "
+            ("architectures.loss-no-softmax",
+             "missing softmax: you used the raw logits as log-probabilities. Normalise with "
              "log_softmax over the vocabulary first.", -picked(logits).mean()),
         ]
-        if T == V:
+        if spread > 100:
             mistakes.insert(0, (
-                "softmax over the wrong axis: F.cross_entropy wants the classes on axis 1, and "
-                "on (B, T, V) logits it took the T positions as the classes. Flatten first: "
-                "F.cross_entropy(logits.reshape(-1, V), targets.reshape(-1)).",
-                F.cross_entropy(logits, targets)))
-        core.compare(got, ref, name=name, mistakes=mistakes, atol=1e-5)
+                "architectures.loss-log-of-softmax",
+                "your loss is inf (or NaN) on large logits: log(softmax(...)) underflows, "
+                "softmax rounds a tiny probability to 0 and log(0) = -inf. torch.log_softmax "
+                "computes the same thing stably.", -picked(naive).mean()))
+        got_arr = core.as_array(got, name)
+        for diagnosis, message, wrong in mistakes:
+            if _same(got_arr, wrong) and not _same(wrong, ref):
+                core.fail(f"{name}: {message}", diagnosis)
+        if spread > 100 and not np.isfinite(got_arr).all():
+            core.fail(f"{name}: {mistakes[0][1]}", mistakes[0][0])
+        if i == 0:
+            _scalar(got, name)
+            _loss_properties(next_token_loss, B, T, V, targets, name)
+        core.compare(got, ref, name=name, mistakes=mistakes, atol=1e-5, axes=(),
+                     sizes=dict(B=B, T=T, V=V),
+                     factors={"B": B, "T": T, "B·T": B * T, "V": V, "ln V": np.log(V)})
     core.passed("next_token_loss: the mean over all B*T positions of -log softmax(logits)"
                 "[target], softmax over the vocabulary; equals F.cross_entropy")
 
@@ -198,11 +368,15 @@ def check_next_token_loss(next_token_loss) -> None:
 
 LEAK_AT = 3  # the one-leak model: position 3 reads token 4
 FAR_LEAK = (2, 6)  # the far-leak model: position 2 reads token 6, four positions ahead
+LAST_LEAK = 5  # the last-token model: position 5 reads the last token, T - 1
+FIRST_LEAK = (0, 1)  # the first-pair model: position 0 reads token 1
 
 
-def _detector_cases():
-    """(name, model_fn, leaks, how) for small untrained TinyGPTs and a model with one leak."""
-    V, T = 20, 10
+@functools.lru_cache(maxsize=4)
+def _detector_cases(T: int = 10):
+    """(ids, [(name, model_fn, leaks, how, diagnosis)]): small untrained TinyGPTs, and causal
+    models with one peek ahead each (next token, far ahead, the last token, token 1)."""
+    V = 20
     kw = dict(d_model=16, n_heads=2, d_ff=32, max_len=16, seed=0)
     models = {
         "causal": TinyGPT(V, mask="causal", n_layers=1, **kw),
@@ -220,28 +394,36 @@ def _detector_cases():
     table = torch.randn(V, V, generator=torch.Generator().manual_seed(11))  # (V, V)
     causal = fn(models["causal"])
 
-    def one_leak(ids):
-        logits = causal(ids).clone()
-        logits[:, LEAK_AT] += table[ids[:, LEAK_AT + 1]]  # position 3 peeks at token 4
-        return logits
-
-    def far_leak(ids):
-        logits = causal(ids).clone()
-        reader, read = FAR_LEAK
-        logits[:, reader] += table[ids[:, read]]  # position 2 peeks at token 6 only
-        return logits
+    def peeking(reader, read):
+        def model_fn(ids):
+            logits = causal(ids).clone()
+            logits[:, reader] += table[ids[:, read if read >= 0 else ids.shape[1] + read]]
+            return logits
+        return model_fn
 
     ids = torch.randint(0, V, (1, T), generator=torch.Generator().manual_seed(2))
     return ids, [
-        ("causal", causal, False, ""),
-        ("causal, 2 layers", fn(models["causal, 2 layers"]), False, ""),
-        ("reversed", fn(models["reversed"]), True, "position 0 reads every later token"),
-        ("no mask", fn(models["no mask"]), True, "every position reads every other"),
-        ("one leak", one_leak, True,
-         f"the model is causal except that position {LEAK_AT} also reads token {LEAK_AT + 1}"),
-        ("far leak", far_leak, True,
+        ("causal", causal, False, "", ""),
+        ("causal, 2 layers", fn(models["causal, 2 layers"]), False, "", ""),
+        ("reversed", fn(models["reversed"]), True, "position 0 reads every later token",
+         "architectures.leaks-missed-reversed"),
+        ("no mask", fn(models["no mask"]), True, "every position reads every other",
+         "architectures.leaks-missed-unmasked"),
+        ("one leak", peeking(LEAK_AT, LEAK_AT + 1), True,
+         f"the model is causal except that position {LEAK_AT} also reads token {LEAK_AT + 1}. "
+         "Compare every position before j, j - 1 included",
+         "architectures.leaks-missed-next-token"),
+        ("far leak", peeking(*FAR_LEAK), True,
          f"the model is causal except that position {FAR_LEAK[0]} also reads token "
-         f"{FAR_LEAK[1]}, {FAR_LEAK[1] - FAR_LEAK[0]} positions ahead"),
+         f"{FAR_LEAK[1]}, {FAR_LEAK[1] - FAR_LEAK[0]} positions ahead",
+         "architectures.leaks-missed-far"),
+        ("last-token leak", peeking(LAST_LEAK, -1), True,
+         f"the model is causal except that position {LAST_LEAK} also reads the LAST token, "
+         f"T - 1. Perturb every later token up to and including the last one (j = 1..T-1; "
+         "range(1, T) ends at T - 1)", "architectures.leaks-missed-last-token"),
+        ("first-pair leak", peeking(*FIRST_LEAK), True,
+         "the model is causal except that position 0 also reads token 1. Start at j = 1: "
+         "token 1 is already in position 0's future", "architectures.leaks-missed-token-1"),
     ]
 
 
@@ -249,53 +431,55 @@ def _as_verdict(got, name: str) -> bool:
     if isinstance(got, torch.Tensor) and got.numel() == 1 and got.dtype == torch.bool:
         return bool(got)
     if isinstance(got, (torch.Tensor, np.ndarray)):
-        raise AssertionError(
+        core.fail(
             f"{name}: return True (the model reads the future) or False, one bool; got a "
-            f"{type(got).__name__} of shape {tuple(got.shape)}. Reduce a comparison to one "
-            "answer, e.g. bool((new - old).abs().max() > 0) or not torch.allclose(new, old)."
-        )
+            f"{type(got).__name__} of shape {tuple(got.shape)}. Reduce the comparison to one "
+            "answer.", "architectures.leaks-not-a-bool")
     if not isinstance(got, (bool, np.bool_)):
-        raise AssertionError(
+        core.fail(
             f"{name}: return True (the model reads the future) or False; got {got!r} of type "
-            f"{type(got).__name__}"
-        )
+            f"{type(got).__name__}", "architectures.leaks-not-a-bool")
     return bool(got)
 
 
 @core.exercise
 def check_leaks(leaks) -> None:
     """Exercise: leaks(model_fn, ids) -> True when some logits move after a later token changes."""
-    ids, cases = _detector_cases()
-    verdicts = {name: _as_verdict(leaks(fn, ids.clone()), f"leaks on the {name} model")
-                for name, fn, _, _ in cases}
-    if not any(verdicts.values()):
-        raise AssertionError(
-            "leaks: your detector never fires: it lets the reversed model pass, though there "
-            "position 0 reads every later token. For each later token j, change it on a copy of "
-            "ids, rerun the model, and report a leak when the logits of a position before j "
-            "moved."
-        )
-    if all(verdicts.values()):
-        raise AssertionError(
-            "leaks: your detector always fires: it flags even the causal models. When token j "
-            "changes, the logits at positions j, j+1, ... may move (they are allowed to read "
-            "token j); only the positions before j must stay put, so compare those alone."
-        )
-    for name, _, leaky, how in cases:
-        if verdicts[name] and not leaky:
-            raise AssertionError(
-                f"leaks: false alarm on the {name} model, which never reads the future. When "
-                "token j changes, compare only the logits of the positions before j."
-            )
-        if leaky and not verdicts[name]:
-            raise AssertionError(
-                f"leaks: your detector missed a leak ({name}: {how}). Perturb every later token "
-                "j = 1..T-1, not only the last one, and compare every position before j, not "
-                "only position 0 or position j - 1."
-            )
-    core.passed("leaks: flags the reversed model, the unmasked one and two single leaks "
-                f"({LEAK_AT} reads {LEAK_AT + 1}, {FAR_LEAK[0]} reads {FAR_LEAK[1]}); passes "
-                "causal models of 1 and 2 layers")
+    for T in (10, 7):  # a second length: nothing may be hard-coded
+        ids, cases = _detector_cases(T)
+        if T != 10:
+            cases = [c for c in cases if c[0] in ("causal", "last-token leak", "one leak")]
+        verdicts = {
+            name: _as_verdict(core.call(leaks, fn, ids, name="leaks"),
+                              f"leaks on the {name} model")
+            for name, fn, *_ in cases}
+        if not any(verdicts.values()):
+            core.fail(
+                "leaks: your detector never fires: it lets the reversed model pass, though "
+                "there position 0 reads every later token. For each later token j, change it "
+                "on a copy of ids, rerun the model, and report a leak when the logits of a "
+                "position before j moved.", "architectures.leaks-never-fires")
+        if all(verdicts.values()):
+            core.fail(
+                "leaks: your detector always fires: it flags even the causal models. When "
+                "token j changes, the logits at positions j, j+1, ... may move (they are "
+                "allowed to read token j); only the positions before j must stay put, so "
+                "compare those alone.", "architectures.leaks-always-fires")
+        for name, _, leaky, how, diagnosis in cases:
+            if verdicts[name] and not leaky:
+                core.fail(
+                    f"leaks: false alarm on the {name} model (T = {T}), which never reads the "
+                    "future. When token j changes, compare only the logits of the positions "
+                    "before j (position j itself may move).", "architectures.leaks-false-alarm")
+            if leaky and not verdicts[name]:
+                core.fail(f"leaks: your detector missed a leak (T = {T}, {name}: {how}). "
+                          "Perturb every later token j = 1..T-1, not only the last one, and "
+                          "compare every position before j, not only position 0 or position "
+                          "j - 1.", diagnosis)
+    core.passed("leaks: flags the reversed model, the unmasked one and four single leaks "
+                f"({LEAK_AT} reads {LEAK_AT + 1}, {FAR_LEAK[0]} reads {FAR_LEAK[1]}, "
+                f"{LAST_LEAK} reads the last token, 0 reads 1); passes causal models of 1 and "
+                "2 layers")
 
 
 def reference_leaks(model_fn, ids) -> bool:
@@ -330,6 +514,79 @@ def _memory_formula(n_layers, d_model, n_heads, T, b):
     return n_layers * 2 * T * d_model * b, n_heads * T * T * b
 
 
+def _memory_mistakes(n_layers, d_model, n_heads, T, b):
+    kv, scores = _memory_formula(n_layers, d_model, n_heads, T, b)
+    kv_mistakes = [
+        ("architectures.memory-only-keys",
+         "you counted only the keys: the cache holds the keys AND the values of every "
+         "token, 2 * T * d_model numbers per layer.", kv // 2),
+        ("architectures.memory-one-layer",
+         "every layer keeps its own keys and values: multiply by n_layers.", kv // n_layers),
+        ("architectures.memory-d-head",
+         "the heads split d_model: each head caches d_model / n_heads features per token, "
+         "but all n_heads together cache d_model. Use d_model, not d_head.", kv // n_heads),
+        ("architectures.memory-cache-times-heads",
+         "all n_heads together cache d_model features per token (n_heads slices of d_head); "
+         "multiplying d_model by n_heads counts every head's slice n_heads times.",
+         kv * n_heads),
+        ("architectures.memory-not-bytes",
+         "that is a count of numbers, not of bytes: multiply by bytes_per_number.", kv // b),
+    ]
+    score_mistakes = [
+        ("architectures.memory-scores-one-head",
+         "every head has its own T x T score matrix: multiply by n_heads.", scores // n_heads),
+        ("architectures.memory-scores-linear",
+         "the score matrix is T x T, one score per (query, key) pair: T squared, not T.",
+         scores // T),
+        ("architectures.memory-scores-every-layer",
+         "score_bytes asks for ONE layer: dense attention builds the (H, T, T) matrix of a "
+         "layer, uses it and frees it before the next layer.", scores * n_layers),
+        ("architectures.memory-not-bytes",
+         "that is a count of numbers, not of bytes: multiply by bytes_per_number.",
+         scores // b),
+        ("architectures.memory-scores-d-head",
+         "the score matrix holds one number per (query, key) pair and head, not per feature: "
+         "d_model and d_head do not enter it.", scores * (d_model // n_heads)),
+    ]
+    return kv_mistakes, score_mistakes
+
+
+def _memory_properties(context_memory, case):
+    """How each count scales: doubling T, n_layers, n_heads, bytes_per_number."""
+    n_layers, d_model, n_heads, T, b = case
+
+    def run(**change):
+        args = dict(n_layers=n_layers, d_model=d_model, n_heads=n_heads, T=T,
+                    bytes_per_number=b)
+        args.update(change)
+        result = core.unpack(core.call(context_memory, *args.values(), name="context_memory"),
+                             ("kv_cache_bytes", "score_bytes"), name="context_memory")
+        return tuple(float(core.as_array(r, "context_memory").reshape(-1)[0]) for r in result)
+
+    base = run()
+    laws = [  # (what is doubled, the change, kv factor, scores factor, why)
+        ("T", dict(T=2 * T), 2, 4,
+         "the cache grows like T (one key and one value per token) and the scores like T^2 "
+         "(one per query-key pair)"),
+        ("n_layers", dict(n_layers=2 * n_layers), 2, 1,
+         "every layer caches its own keys and values, but score_bytes is ONE layer's"),
+        ("n_heads", dict(n_heads=2 * n_heads), 1, 2,
+         "the heads split d_model, so the cache does not change with n_heads; each head has "
+         "its own score matrix"),
+        ("bytes_per_number", dict(bytes_per_number=2 * b), 2, 2,
+         "both are counts of numbers times the bytes of each"),
+    ]
+    for what, change, kv_f, sc_f, why in laws:
+        new = run(**change)
+        ratios = [new[0] / base[0] if base[0] else float("nan"),
+                  new[1] / base[1] if base[1] else float("nan")]
+        if not (np.isclose(ratios[0], kv_f) and np.isclose(ratios[1], sc_f)):
+            core.fail(f"context_memory: doubling {what} should multiply kv_cache_bytes by "
+                      f"{kv_f} and score_bytes by {sc_f}; yours multiplies them by "
+                      f"{ratios[0]:.3g} and {ratios[1]:.3g}: {why}.",
+                      f"architectures.memory-scaling-{what.replace('_', '-')}")
+
+
 @core.exercise
 def check_context_memory(context_memory) -> None:
     """Exercise: context_memory(...) -> (KV cache bytes of the model, one layer's score bytes)."""
@@ -337,30 +594,34 @@ def check_context_memory(context_memory) -> None:
     measured = _measured_memory(*small)
     if measured != _memory_formula(*small):
         raise RuntimeError("internal: the memory formula disagrees with the measured model")
-    cases = [small, (12, 768, 12, 1024, 2), (32, 4096, 32, 4096, 2)]
-    for n_layers, d_model, n_heads, T, b in cases:
+    cases = [small, (12, 768, 12, 1024, 2), (32, 4096, 32, 4096, 2), (5, 12, 3, 7, 4)]
+    for i, (n_layers, d_model, n_heads, T, b) in enumerate(cases):
         name = (f"context_memory(n_layers={n_layers}, d_model={d_model}, n_heads={n_heads}, "
                 f"T={T}, bytes_per_number={b})")
-        result = context_memory(n_layers, d_model, n_heads, T, b)
-        if not (isinstance(result, tuple) and len(result) == 2):
-            raise AssertionError(f"{name}: return the pair (kv_cache_bytes, score_bytes)")
-        kv, scores = _memory_formula(n_layers, d_model, n_heads, T, b)
-        core.compare(result[0], kv, name=f"{name} kv_cache_bytes", mistakes=[
-            ("you counted only the keys: the cache holds the keys AND the values of every "
-             "token, 2 * T * d_model numbers per layer.", kv // 2),
-            ("every layer keeps its own keys and values: multiply by n_layers.", kv // n_layers),
-            ("the heads split d_model: each head caches d_model / n_heads features per token, "
-             "but all n_heads together cache d_model. Use d_model, not d_head.", kv // n_heads),
-            ("that is a count of numbers, not of bytes: multiply by bytes_per_number.", kv // b),
-        ])
-        core.compare(result[1], scores, name=f"{name} score_bytes", mistakes=[
-            ("every head has its own T x T score matrix: multiply by n_heads.", scores // n_heads),
-            ("the score matrix is T x T, one score per (query, key) pair: T squared, not T.",
-             scores // T),
-            ("score_bytes asks for ONE layer: dense attention builds the (H, T, T) matrix of a "
-             "layer, uses it and frees it before the next layer.", scores * n_layers),
-            ("that is a count of numbers, not of bytes: multiply by bytes_per_number.",
-             scores // b),
-        ])
+        result = core.call(context_memory, n_layers, d_model, n_heads, T, b,
+                           name="context_memory")
+        got = core.unpack(result, ("kv_cache_bytes", "score_bytes"), name=name)
+        expected = _memory_formula(n_layers, d_model, n_heads, T, b)
+        named = _memory_mistakes(n_layers, d_model, n_heads, T, b)
+        for part, want, mistakes, label in zip(got, expected, named,
+                                               ("kv_cache_bytes", "score_bytes"), strict=True):
+            for diagnosis, message, wrong in mistakes:  # anticipated mistakes first
+                if _same(part, wrong) and not _same(want, wrong):
+                    core.fail(f"{name} {label}: {message}", diagnosis)
+        if i == 0:
+            _memory_properties(context_memory, cases[0])
+        sizes = dict(n_layers=n_layers, d_model=d_model, n_heads=n_heads, T=T,
+                     bytes_per_number=b)
+        factors = {**sizes, "d_head": d_model // n_heads, "2": 2}
+        core.compare_tuple(got, expected, ("kv_cache_bytes", "score_bytes"), name=name,
+                           axes=(), sizes=sizes, factors=factors, atol=0, rtol=0,
+                           per_part={"kv_cache_bytes": dict(mistakes=named[0]),
+                                     "score_bytes": dict(mistakes=named[1])})
+        for part, label in zip(got, ("kv_cache_bytes", "score_bytes"), strict=True):
+            value = part.item() if isinstance(part, (torch.Tensor, np.generic)) else part
+            core.require(isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+                         or float(value).is_integer(),
+                         f"{name} {label}: return a whole number of bytes (an int).",
+                         "architectures.memory-not-whole")
     core.passed("context_memory: KV cache = n_layers * 2 * T * d_model numbers (measured on a "
                 "real TinyGPT cache), one layer's scores = n_heads * T^2 numbers, in bytes")

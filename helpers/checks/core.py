@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dis
 import functools
 import inspect
 import itertools
@@ -313,7 +314,16 @@ def _uses(fn, short: set[str], targets: dict, seen=None) -> set[str]:
     stack = [code]
     while stack:
         c = stack.pop()
-        for n in (*c.co_names, *c.co_freevars):
+        for ins in dis.get_instructions(c):
+            n = ins.argval
+            if not isinstance(n, str):
+                continue
+            if ins.opname in ("LOAD_ATTR", "LOAD_METHOD"):  # F.softmax, x.softmax(...)
+                if n in short:
+                    found.add(n)
+                continue
+            if ins.opname not in ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF", "LOAD_CLOSURE"):
+                continue
             obj = closure.get(n, glob.get(n))
             students = inspect.isfunction(obj) and not _is_library(obj.__code__.co_filename)
             if n in short and not students:
@@ -455,8 +465,8 @@ def diagnose(got, want, *, atol=1e-6, rtol=1e-5, axes=None, sizes=None, factors=
     same = functools.partial(_close, atol=atol, rtol=rtol)
     if got.shape != want.shape:
         return _diagnose_shape(got, want, names, sizes or {}, same)
-    for step in (_non_finite, _factor, _offset, _rows_rescaled, _moved, _layout, _partly_right,
-                 _precision, _whole_numbers):
+    for step in (_non_finite, _factor, _offset, _rows_rescaled, _precision, _moved, _layout,
+                 _partly_right, _whole_numbers):
         found = step(got, want, names, same, factors or {})
         if found is not None:
             return found

@@ -74,6 +74,52 @@ MISTAKES = [
          code='''def layer_norm(x, gamma, beta, eps=1e-5):
     return x / torch.sqrt((x ** 2).mean(dim=-1, keepdim=True) + eps) * gamma + beta
 '''),
+    dict(exercise="ex1", kind="calls F.layer_norm", expect="Write LayerNorm yourself",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    return F.layer_norm(x, x.shape[-1:], gamma, beta, eps)
+'''),
+    dict(exercise="ex1", kind="nn.LayerNorm module", expect="Write LayerNorm yourself",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    ln = nn.LayerNorm(x.shape[-1], eps=eps, dtype=x.dtype)
+    with torch.no_grad():
+        ln.weight.copy_(gamma)
+        ln.bias.copy_(beta)
+    return ln(x)
+'''),
+    dict(exercise="ex1", kind="eps added to the output", expect="a constant is added",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
+    return (x - mean) / torch.sqrt(var) * gamma + beta + eps
+'''),
+    dict(exercise="ex1", kind="divides by the variance", expect="instead of the standard deviation",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
+    return (x - mean) / (var + eps) * gamma + beta
+'''),
+    dict(exercise="ex1", kind="x.std (unbiased) with eps outside", expect="unbiased variance",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    return (x - x.mean(-1, keepdim=True)) / (x.std(-1, keepdim=True) + eps) * gamma + beta
+'''),
+    dict(exercise="ex1", kind="variance over the batch, mean over the features",
+         expect="mixes positions",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=0, keepdim=True).mean(dim=-1, keepdim=True)
+    return (x - mean) / torch.sqrt(var + eps) * gamma + beta
+'''),
+    dict(exercise="ex1", kind="centres in place", expect="in place",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    x -= x.mean(dim=-1, keepdim=True)
+    return x / torch.sqrt((x ** 2).mean(dim=-1, keepdim=True) + eps) * gamma + beta
+'''),
+    dict(exercise="ex1", kind="eps times 10 inside", expect="where eps matters",
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
+    return (x - mean) / torch.sqrt(var + 10 * eps) * gamma + beta
+'''),
     # Exercise 2: an FFN with a chosen activation
     dict(exercise="ex2", kind="activation after the second linear",
          expect="activation after the second linear",
@@ -100,6 +146,29 @@ MISTAKES = [
          code='''def feed_forward(x, W1, b1, W2, b2, activation):
     return torch.relu(x @ W1 + b1) @ W2 + b2
 '''),
+    dict(exercise="ex2", kind="softmax in place of the activation", expect="never called",
+         code='''def feed_forward(x, W1, b1, W2, b2, activation):
+    return torch.softmax(x @ W1 + b1, dim=-1) @ W2 + b2
+'''),
+    dict(exercise="ex2", kind="minus b2", expect="what follows is not",
+         code='''def feed_forward(x, W1, b1, W2, b2, activation):
+    return activation(x @ W1 + b1) @ W2 - b2
+'''),
+    dict(exercise="ex2", kind="activation also on the output",
+         expect="activation after the second linear too",
+         code='''def feed_forward(x, W1, b1, W2, b2, activation):
+    h = activation(x @ W1 + b1)
+    return activation(h @ W2 + b2)
+'''),
+    dict(exercise="ex2", kind="computed in float32", expect="float32",
+         code='''def feed_forward(x, W1, b1, W2, b2, activation):
+    x, W1, b1, W2, b2 = (t.float() for t in (x, W1, b1, W2, b2))
+    return activation(x @ W1 + b1) @ W2 + b2
+'''),
+    dict(exercise="ex2", kind="b1 doubled", expect="not x W1 + b1",
+         code='''def feed_forward(x, W1, b1, W2, b2, activation):
+    return activation(x @ W1 + 2 * b1) @ W2 + b2
+'''),
     # Exercise 3: a SwiGLU FFN
     dict(exercise="ex3", kind="gate and up swapped", expect="swapped the gate and the up",
          code='''def swiglu_ffn(x, W_gate, W_up, W_down):
@@ -120,6 +189,23 @@ MISTAKES = [
     dict(exercise="ex3", kind="gate added", expect="added the gate instead of multiplying",
          code='''def swiglu_ffn(x, W_gate, W_up, W_down):
     return (F.silu(x @ W_gate) + x @ W_up) @ W_down
+'''),
+    dict(exercise="ex3", kind="tanh gate", expect="applies tanh",
+         code='''def swiglu_ffn(x, W_gate, W_up, W_down):
+    return (torch.tanh(x @ W_gate) * (x @ W_up)) @ W_down
+'''),
+    dict(exercise="ex3", kind="softplus gate", expect="your gate gives",
+         code='''def swiglu_ffn(x, W_gate, W_up, W_down):
+    return (F.softplus(x @ W_gate) * (x @ W_up)) @ W_down
+'''),
+    dict(exercise="ex3", kind="scaled by 1/sqrt(d_ff)", expect="÷ √d_ff",
+         code='''def swiglu_ffn(x, W_gate, W_up, W_down):
+    d_ff = W_up.shape[1]
+    return (F.silu(x @ W_gate) * (x @ W_up)) @ W_down / d_ff ** 0.5
+'''),
+    dict(exercise="ex3", kind="x added to the up projection", expect="with W_up = 0",
+         code='''def swiglu_ffn(x, W_gate, W_up, W_down):
+    return (F.silu(x @ W_gate) * (x @ W_up + 1)) @ W_down
 '''),
     # Exercise 4: a Pre-Norm block matching nn.TransformerEncoderLayer(norm_first=True)
     dict(exercise="ex4", kind="Post-Norm order", expect="Post-Norm order instead of Pre-Norm",
@@ -190,6 +276,40 @@ MISTAKES = [
          code='''def pre_norm_block(x, layer):
     return layer(x)
 '''),
+    dict(exercise="ex4", kind="attention reads x, not norm1(x)", expect="attention half is wrong",
+         code='''def pre_norm_block(x, layer):
+    def attn(z):
+        return layer.self_attn(z, z, z, need_weights=False)[0]
+    def mlp(z):
+        return layer.linear2(layer.activation(layer.linear1(z)))
+    h = x + attn(x) * 0 + attn(layer.norm1(x)) * 0 + attn(x)
+    return h + mlp(layer.norm2(h))
+'''),
+    dict(exercise="ex4", kind="keys and values from the raw x", expect="attention half is wrong",
+         code='''def pre_norm_block(x, layer):
+    z = layer.norm1(x)
+    h = x + layer.self_attn(z, x, x, need_weights=False)[0]
+    return h + layer.linear2(layer.activation(layer.linear1(layer.norm2(h))))
+'''),
+    dict(exercise="ex4", kind="MLP without norm2", expect="MLP half is wrong",
+         code='''def pre_norm_block(x, layer):
+    z = layer.norm1(x)
+    h = x + layer.self_attn(z, z, z, need_weights=False)[0]
+    return h + layer.linear2(layer.activation(layer.linear1(h)))
+'''),
+    dict(exercise="ex4", kind="helpers block built from the layer",
+         expect="Build the block from the layer's parts",
+         code='''from helpers.blocks import TransformerBlock
+
+def pre_norm_block(x, layer):
+    return TransformerBlock.from_torch(layer)(x)
+'''),
+    dict(exercise="ex4", kind="norms swapped", expect="swapped the LayerNorms",
+         code='''def pre_norm_block(x, layer):
+    z = layer.norm2(x)
+    h = x + layer.self_attn(z, z, z, need_weights=False)[0]
+    return h + layer.linear2(layer.activation(layer.linear1(layer.norm1(h))))
+'''),
     # Exercise 5: the parameter count of one layer
     dict(exercise="ex5", kind="forgot the biases", expect="forgot the biases",
          code='''def layer_parameters(d_model, n_heads, d_ff):
@@ -219,5 +339,24 @@ MISTAKES = [
     attention = n_heads * 4 * (d_model * d_model + d_model)
     ffn = d_model * d_ff + d_ff + d_ff * d_model + d_model
     return attention + 2 * 2 * d_model + ffn
+'''),
+    dict(exercise="ex5", kind="FFN biases forgotten", expect="one more FFN unit",
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    return 4 * (d_model * d_model + d_model) + 4 * d_model + 2 * d_model * d_ff
+'''),
+    dict(exercise="ex5", kind="uses n_heads somewhere", expect="changes with n_heads",
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    d_head = d_model // n_heads
+    attention = 4 * (d_model * d_head * n_heads + d_model) + n_heads
+    return attention + 4 * d_model + 2 * d_model * d_ff + d_ff + d_model
+'''),
+    dict(exercise="ex5", kind="W_O without its bias", expect="1 × d_model",
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    attention = 4 * d_model * d_model + 3 * d_model
+    return attention + 4 * d_model + 2 * d_model * d_ff + d_ff + d_model
+'''),
+    dict(exercise="ex5", kind="returns a string", expect="return a number",
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    return f"{4 * (d_model * d_model + d_model) + 4 * d_model + 2 * d_model * d_ff}"
 '''),
 ]

@@ -42,6 +42,41 @@ MISTAKES = [
     w = np.exp(s) / np.exp(s).sum(axis=0, keepdims=True)
     return w @ v, w
 '''),
+    dict(exercise="ex1", kind="scaled by d_k", expect="instead of sqrt(d_k)",
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    q, k, v = x_dec @ W_q, memory @ W_k, memory @ W_v
+    s = q @ k.T / k.shape[-1]
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+    dict(exercise="ex1", kind="weights returned transposed", expect="transposed",
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    out, w = attention(x_dec @ W_q, memory @ W_k, memory @ W_v)
+    return out, w.T
+'''),
+    dict(exercise="ex1", kind="(weights, out) order", expect="you returned (weights, out)",
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    out, w = attention(x_dec @ W_q, memory @ W_k, memory @ W_v)
+    return w, out
+'''),
+    dict(exercise="ex1", kind="ReLU of the scores instead of softmax", expect="must sum to 1",
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    q, k, v = x_dec @ W_q, memory @ W_k, memory @ W_v
+    w = np.maximum(q @ k.T / np.sqrt(k.shape[-1]), 0)
+    return w @ v, w
+'''),
+    dict(exercise="ex1", kind="last encoder position blocked", expect="as if a mask",
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    mask = np.ones((len(x_dec), len(memory)), dtype=bool)
+    mask[:, -1] = False
+    return attention(x_dec @ W_q, memory @ W_k, memory @ W_v, mask)
+'''),
+    dict(exercise="ex1", kind="averages the memory, not the values", expect="d_model",
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    _, w = attention(x_dec @ W_q, memory @ W_k, memory @ W_v)
+    return w @ memory, w
+'''),
     # Exercise 2: next-token targets
     dict(exercise="ex2", kind="no shift", expect="no shift",
          code='''def next_token_pairs(window):
@@ -59,6 +94,26 @@ MISTAKES = [
     dict(exercise="ex2", kind="shift along the batch axis", expect="batch axis",
          code='''def next_token_pairs(window):
     return window[:-1], window[1:]
+'''),
+    dict(exercise="ex2", kind="targets as floats", expect="floats",
+         code='''def next_token_pairs(window):
+    return window[:, :-1], window[:, 1:].float()
+'''),
+    dict(exercise="ex2", kind="shifted by two", expect="instead of",
+         code='''def next_token_pairs(window):
+    return window[:, :-2], window[:, 2:]
+'''),
+    dict(exercise="ex2", kind="next id instead of next token", expect="not in the window",
+         code='''def next_token_pairs(window):
+    return window[:, :-1], window[:, :-1] + 1
+'''),
+    dict(exercise="ex2", kind="inputs start at the second token", expect="window[:, t + 1]",
+         code='''def next_token_pairs(window):
+    return window[:, 1:], torch.cat([window[:, 2:], window[:, -1:]], dim=1)
+'''),
+    dict(exercise="ex2", kind="returns only the targets", expect="return a tuple (inputs, targets)",
+         code='''def next_token_pairs(window):
+    return window[:, 1:]
 '''),
     # Exercise 3: the next-token loss
     dict(exercise="ex3", kind="softmax over the positions", expect="wrong axis",
@@ -96,6 +151,37 @@ MISTAKES = [
          code='''def next_token_loss(logits, targets):
     probs = torch.softmax(logits, dim=-1)
     return -probs.gather(-1, targets[..., None]).mean()
+'''),
+    dict(exercise="ex3", kind="F.nll_loss", expect="Write the loss by hand",
+         code='''def next_token_loss(logits, targets):
+    V = logits.shape[-1]
+    return F.nll_loss(torch.log_softmax(logits, -1).reshape(-1, V), targets.reshape(-1))
+'''),
+    dict(exercise="ex3", kind="cross_entropy under an alias", expect="Write the loss by hand",
+         code='''from torch.nn.functional import cross_entropy as ce
+
+def next_token_loss(logits, targets):
+    return ce(logits.flatten(0, 1), targets.flatten())
+'''),
+    dict(exercise="ex3", kind="log of softmax (underflows)", expect="underflows",
+         code='''def next_token_loss(logits, targets):
+    probs = torch.softmax(logits, dim=-1)
+    return -torch.log(probs.gather(-1, targets[..., None])).mean()
+'''),
+    dict(exercise="ex3", kind="log2 instead of ln", expect="with all-zero logits",
+         code='''def next_token_loss(logits, targets):
+    log_probs = torch.log_softmax(logits, dim=-1) / torch.log(torch.tensor(2.0))
+    return -log_probs.gather(-1, targets[..., None]).mean()
+'''),
+    dict(exercise="ex3", kind="ignores the targets", expect="does not pick",
+         code='''def next_token_loss(logits, targets):
+    return -torch.log_softmax(logits, dim=-1).mean() / logits.shape[-1] * logits.shape[-1]
+'''),
+    dict(exercise="ex3", kind="one softmax over every logit of the batch",
+         expect="with all-zero logits",
+         code='''def next_token_loss(logits, targets):
+    log_probs = torch.log_softmax(logits.reshape(-1), dim=0).reshape(logits.shape)
+    return -log_probs.gather(-1, targets[..., None]).mean()
 '''),
     # Exercise 4: the cheating detector
     dict(exercise="ex4", kind="detector never fires", expect="never fires",
@@ -149,6 +235,55 @@ MISTAKES = [
     changed[0, -1] = (changed[0, -1] + 1) % base.shape[-1]
     return model_fn(changed)[:, :-1] != base[:, :-1]
 '''),
+    dict(exercise="ex4", kind="stops before the last token", expect="LAST token",
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    for j in range(1, ids.shape[1] - 1):
+        changed = ids.clone()
+        changed[0, j] = (changed[0, j] + 1) % base.shape[-1]
+        if not torch.allclose(model_fn(changed)[:, :j], base[:, :j]):
+            return True
+    return False
+'''),
+    dict(exercise="ex4", kind="starts at token 2", expect="token 1 is already",
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    for j in range(2, ids.shape[1]):
+        changed = ids.clone()
+        changed[0, j] = (changed[0, j] + 1) % base.shape[-1]
+        if not torch.allclose(model_fn(changed)[:, :j], base[:, :j]):
+            return True
+    return False
+'''),
+    dict(exercise="ex4", kind="compares before j - 1 only", expect="j - 1 included",
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    for j in range(1, ids.shape[1]):
+        changed = ids.clone()
+        changed[0, j] = (changed[0, j] + 1) % base.shape[-1]
+        if not torch.allclose(model_fn(changed)[:, :j - 1], base[:, :j - 1]):
+            return True
+    return False
+'''),
+    dict(exercise="ex4", kind="changes ids in place", expect="in place",
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    for j in range(1, ids.shape[1]):
+        ids[0, j] = (ids[0, j] + 1) % base.shape[-1]
+        if not torch.allclose(model_fn(ids)[:, :j], base[:, :j]):
+            return True
+    return False
+'''),
+    dict(exercise="ex4", kind="compares position j too", expect="always fires",
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    for j in range(1, ids.shape[1]):
+        changed = ids.clone()
+        changed[0, j] = (changed[0, j] + 1) % base.shape[-1]
+        if not torch.allclose(model_fn(changed)[:, :j + 1], base[:, :j + 1]):
+            return True
+    return False
+'''),
     # Exercise 5: what a long context costs in memory
     dict(exercise="ex5", kind="cache holds only the keys", expect="only the keys",
          code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
@@ -180,5 +315,30 @@ MISTAKES = [
     dict(exercise="ex5", kind="numbers instead of bytes", expect="not of bytes",
          code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
     return n_layers * 2 * T * d_model, n_heads * T * T
+'''),
+    dict(exercise="ex5", kind="scores times d_head", expect="do not enter it",
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    return (n_layers * 2 * T * d_model * bytes_per_number,
+            T * T * d_model * bytes_per_number)
+'''),
+    dict(exercise="ex5", kind="cache times n_heads", expect="n_heads times",
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    return (n_layers * n_heads * 2 * T * d_model * bytes_per_number,
+            n_heads * T * T * bytes_per_number)
+'''),
+    dict(exercise="ex5", kind="cache quadratic in T", expect="doubling T",
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    return (n_layers * 2 * T * T * d_model * bytes_per_number,
+            n_heads * T * T * bytes_per_number)
+'''),
+    dict(exercise="ex5", kind="only the causal half of the scores", expect="doubling T",
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    return (n_layers * 2 * T * d_model * bytes_per_number,
+            n_heads * T * (T + 1) // 2 * bytes_per_number)
+'''),
+    dict(exercise="ex5", kind="in MiB", expect="constant factor",
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    return (n_layers * 2 * T * d_model * bytes_per_number / 2**20,
+            n_heads * T * T * bytes_per_number / 2**20)
 '''),
 ]
