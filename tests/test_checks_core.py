@@ -175,6 +175,13 @@ def test_a_float32_result_is_named_as_precision_not_as_misplaced_numbers():
     assert found == "generic.precision", text
 
 
+def test_the_library_function_itself_as_the_answer_is_refused():
+    from helpers.attention import softmax
+
+    with pytest.raises(core.CheckFailed, match="helpers.attention.softmax"):
+        core.forbid(softmax, core.SOFTMAX_FUNCTIONS, name="f", why="")
+
+
 def test_a_student_function_named_like_a_forbidden_one_is_allowed():
     def softmax(s):  # the student's own
         e = np.exp(s - s.max())

@@ -282,7 +282,8 @@ def forbid(fn, forbidden, *, name: str, why: str) -> None:
     for dotted in forbidden:
         targets[dotted] = _resolve(dotted)
     short = {d.rsplit(".", 1)[-1] for d in forbidden}
-    found = sorted(_uses(fn, short, targets))
+    found = sorted(d for d, t in targets.items() if t is not None and fn is t)  # f = library
+    found = found or sorted(_uses(fn, short, targets))
     if found:
         fail(f"{name}: your function calls {', '.join(found)}. {why}", "rule.forbidden-call")
 

@@ -5,18 +5,25 @@ a head reshape that mixes tokens.
 Inputs are torch tensors with axes (batch B, position T, feature D) or, split into heads,
 (batch B, head H, position T, feature d_head), d_head = D / H. Test tensors are often
 *labelled*: entry [b, t, f] = 1000 b + 100 t + f, so a value says where it came from.
+
+Every check first matches the mistakes it anticipates (each with its own message), then tests
+the properties the answer must have in the lesson's order (a split keeps every token at its own
+position, then gives head h its own block of features; a forward pass is probed step by step,
+with W_q = W_k = 0, then W_o = I, then W_o = 0), and only then compares every number with the
+reference, with the axes and sizes named so that an unlisted mistake is still described.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import torch
 from torch import nn
 
 from helpers.attention import attention
-from helpers.blocks import count_parameters
 from helpers.checks import core
-from helpers.heads import MultiHeadAttention, merge_heads, split_heads
+from helpers.heads import merge_heads, split_heads
 from helpers.masks import causal_mask, to_mha
 
 NO_TRANSPOSE = (
@@ -44,6 +51,15 @@ MODEL_WIDTH_SCALE = (
     "sqrt({D}), but each head's dot product has only d_head = {d} terms. Divide by "
     "sqrt(d_head) = sqrt(d_model / n_heads)."
 )
+INTEGER_SQRT = (
+    "scaled by a whole number: for d_head = {d} you divided by {r}, not by sqrt({d}) = "
+    "{root:.4g}. int(d ** 0.5) and math.isqrt round the square root down; keep it a float "
+    "(d_head ** 0.5 or math.sqrt)."
+)
+SCALED_BY_D_HEAD = (
+    "scaled by d_head = {d} instead of sqrt(d_head) = {root:.4g}: the spread of q . k grows "
+    "like sqrt(d_head), so divide by the square root."
+)
 SWAPPED_KV = (
     "swapped K and V: you matched the queries against the values and averaged the keys. "
     "Scores are q . k (K decides where to read); the weights multiply V (what is read)."
@@ -52,6 +68,13 @@ IGNORED_MASK = (
     "ignored the mask: with the causal mask, row i must give weight 0 to every key j > i, but "
     "your output is that of unmasked attention. Every head obeys the same mask."
 )
+INVERTED_MASK = (
+    "the mask is used the wrong way round: here True = may attend, so the scores to fill with "
+    "-inf are where the mask is False (masked_fill(~mask, -inf)). Filling where it is True "
+    "blocks the past and keeps the future (torch's nn.MultiheadAttention convention, where "
+    "True = blocked)."
+)
+_ATOL, _RTOL = 1e-6, 1e-5
 
 
 def labelled(B: int, T: int, D: int) -> torch.Tensor:
@@ -70,11 +93,13 @@ def _random(seed: int, *shape) -> torch.Tensor:
 def _tensor(result, name: str, what: str = "a tensor"):
     """The student's result, refusing None and tuples with a clear message."""
     if result is None:
-        raise AssertionError(f"{name}: your function returned None. Did you forget `return`?")
+        core.fail(f"{name}: your function returned None. Did you forget `return`?",
+                  "multi_head.returned-none")
     if isinstance(result, (tuple, list)):
-        raise AssertionError(
+        core.fail(
             f"{name}: return {what} only, not a {type(result).__name__} of "
-            f"{len(result)} items (attention() returns (out, weights): keep out)"
+            f"{len(result)} items (attention() returns (out, weights): keep out)",
+            "multi_head.returned-a-tuple",
         )
     return result
 
@@ -84,10 +109,49 @@ def _shape_of(result) -> tuple:
 
 
 def _shape_hints(result, name: str, expected: tuple, hints: dict) -> None:
-    """Raise the hint of a known wrong shape, before compare() says only 'expected shape'."""
+    """Fail with the hint of a known wrong shape, before compare() says only 'expected shape'.
+
+    hints: {shape: (id, message)}.
+    """
     shape = _shape_of(result)
     if shape != tuple(expected) and shape in hints:
-        raise AssertionError(f"{name}: your result has shape {shape}: {hints[shape]}")
+        diagnosis, message = hints[shape]
+        earlier = core._state.passed if core._state is not None else []
+        if any(s != tuple(expected) for _, s in earlier):
+            message = ("your function was right on an earlier case of another size: is a size "
+                       "or the head count hard-coded instead of read from the arguments? If "
+                       f"not: {message}")
+        core.fail(f"{name}: your result has shape {shape}: {message}", diagnosis)
+
+
+def _close(a, b) -> bool:
+    a, b = core.as_array(a, "result"), core.as_array(b, "reference")
+    if a.shape != b.shape:
+        return False
+    with np.errstate(invalid="ignore", over="ignore"):
+        return bool(np.allclose(a, b, atol=_ATOL, rtol=_RTOL, equal_nan=True))
+
+
+def _anticipated(got, want, name: str, mistakes) -> None:
+    """Name an anticipated mistake before the property checks (which would say less).
+
+    A mistake whose value equals the reference on this case is skipped, as in core.compare.
+    """
+    if _close(got, want):
+        return
+    for diagnosis, message, wrong in mistakes:
+        if not _close(wrong, want) and _close(got, wrong):
+            core.fail(f"{name}: {message}", diagnosis)
+
+
+def _step(got, want, *, name: str, step: str, diagnosis: str, why: str, **options) -> None:
+    """compare(), but a failure says at which step the answer leaves the reference."""
+    try:
+        core.compare(got, want, name=name, **options)
+    except core.CheckFailed as error:
+        said = str(error).removeprefix(f"{name}: ")
+        core.fail(f"{name}: your answer leaves the reference at {step}. {why} What differs: "
+                  f"{said}", diagnosis)
 
 
 def _where_mixed(B: int, T: int, D: int, H: int) -> str:
@@ -129,40 +193,114 @@ def _no_transpose_merge(x: torch.Tensor) -> torch.Tensor:
     return x.reshape(B, T, H * d)
 
 
+def _forbid(fn, forbidden, *, name: str, why: str) -> None:
+    """core.forbid, and also refuse a forbidden function passed as the answer itself
+    (`my_split_heads = split_heads`), which core.forbid does not see: it reads fn's code."""
+    for dotted in forbidden:
+        module, _, attr = dotted.rpartition(".")
+        try:
+            target = getattr(__import__(module, fromlist=[attr]), attr)
+        except (ImportError, AttributeError):
+            continue
+        if fn is target:
+            core.fail(f"{name}: your answer is {dotted} itself. {why}", "rule.forbidden-call")
+    core.forbid(fn, forbidden, name=name, why=why)
+
+
+def _labels(got) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sequence, token, feature) of each entry of a result computed from labelled input."""
+    a = np.rint(core.as_array(got, "result")).astype(np.int64)
+    return a // 1000, a // 100 % 10, a % 100
+
+
+def _is_labelled(got) -> bool:
+    a = core.as_array(got, "result")
+    return bool(np.isfinite(a).all() and np.array_equal(a, np.rint(a)) and (a >= 0).all())
+
+
 # Exercise 1 -------------------------------------------------------------------------------
+
+
+def _split_tokens_kept(got, B, H, T, d, name) -> None:
+    """Property 1: position t of every head of sequence b holds only token t of sequence b."""
+    if not _is_labelled(got):
+        core.fail(f"{name}: on a labelled x (entry [b, t, f] = 1000 b + 100 t + f) your split "
+                  "returned numbers that are not entries of x: a split only moves numbers, it "
+                  "computes nothing.", "multi_head.split-changes-values")
+    seq, tok, feat = _labels(got)
+    want_seq = np.arange(B)[:, None, None, None]
+    want_tok = np.arange(T)[None, None, :, None]
+    bad = (seq != want_seq) | (tok != want_tok)
+    if bad.any():
+        b, h, t, f = (int(i) for i in np.argwhere(bad)[0])
+        core.fail(
+            f"{name}: position {t} of head {h} of sequence {b} holds feature {feat[b, h, t, f]} "
+            f"of token {tok[b, h, t, f]} of sequence {seq[b, h, t, f]}, not a feature of token "
+            f"{t} of sequence {b}. A split must keep every token at its own position in every "
+            "head: view the width as (n_heads, d_head) first, then move the head axis.",
+            "multi_head.split-mixes-tokens",
+        )
+    want_feat = (np.arange(H)[:, None, None] * d + np.arange(d)[None, None, :])[None]
+    wrong = (feat != want_feat).any(axis=(0, 2, 3))
+    if wrong.any():
+        h = int(np.argmax(wrong))
+        core.fail(
+            f"{name}: every token stays at its position, but head {h} holds features "
+            f"{sorted(set(feat[0, h, 0].tolist()))} (in the order {feat[0, h, 0].tolist()}); "
+            f"head {h} owns features {h * d} .. {(h + 1) * d - 1}, in order.",
+            "multi_head.split-wrong-features",
+        )
 
 
 @core.exercise
 def check_split_heads(my_split_heads) -> None:
     """Exercise: my_split_heads(x, n_heads): (B, T, D) -> (B, H, T, D / H)."""
+    fn = "my_split_heads"
+    _forbid(my_split_heads, ("helpers.heads.split_heads", "helpers.heads.merge_heads",
+                                 "helpers.heads.MultiHeadAttention"), name=fn,
+                why="Split the width yourself with view (or reshape) and transpose; "
+                    "helpers.heads.split_heads is the check's reference.")
     cases = [
-        (labelled(2, 5, 12), 3),  # B=2, T=5, D=12, H=3, d_head=4
-        (labelled(1, 4, 6), 2),  # d_head=3
-        (_random(1, 3, 2, 12), 4),  # random numbers, d_head=3
+        (labelled(2, 5, 12), 3, True),  # B=2, T=5, D=12, H=3, d_head=4
+        (labelled(1, 4, 6), 2, True),  # d_head=3
+        (labelled(3, 2, 15), 5, True),  # B=3, T=2, H=5, d_head=3
+        (_random(1, 3, 2, 12), 4, False),  # random numbers, d_head=3
     ]
-    for x, H in cases:
+    for x, H, is_labelled in cases:
         B, T, D = x.shape
         d = D // H
-        name = f"my_split_heads(x of shape {(B, T, D)}, n_heads={H})"
-        got = _tensor(my_split_heads(x.clone(), H), name)
+        name = f"{fn}(x of shape {(B, T, D)}, n_heads={H})"
+        got = _tensor(core.call(my_split_heads, x, H, name=fn), name)
         _shape_hints(got, name, (B, H, T, d), {
-            (B, T, H, d): "you stopped at (B, T, H, d_head). transpose(1, 2) moves the head "
-                          "axis before the positions, giving (B, H, T, d_head).",
-            (B, T, d, H): "you viewed the width as (d_head, H); it is (H, d_head), and the "
-                          "head axis then moves before the positions: (B, H, T, d_head).",
-            (B, d, T, H): "you swapped n_heads and d_head: there are n_heads = "
-                          f"{H} heads of d_head = D / n_heads = {d} features each.",
-            (B, H, d, T): "the last two axes are swapped: the result is (B, H, T, d_head), "
-                          "positions before features.",
+            (B, T, H, d): ("multi_head.split-no-head-transpose",
+                           "you stopped at (B, T, H, d_head). transpose(1, 2) moves the head "
+                           "axis before the positions, giving (B, H, T, d_head)."),
+            (B, T, d, H): ("multi_head.split-width-as-d-head-by-h",
+                           "you viewed the width as (d_head, H); it is (H, d_head), and the "
+                           "head axis then moves before the positions: (B, H, T, d_head)."),
+            (B, d, T, H): ("multi_head.split-heads-and-width-swapped",
+                           f"you swapped n_heads and d_head: there are n_heads = {H} heads of "
+                           f"d_head = D / n_heads = {d} features each."),
+            (B, H, d, T): ("multi_head.split-last-axes-swapped",
+                           "the last two axes are swapped: the result is (B, H, T, d_head), "
+                           "positions before features."),
         })
-        core.compare(got, split_heads(x, H), name=name, mistakes=[
-            (NO_TRANSPOSE.format(example=_where_mixed(B, T, D, H)), _no_transpose_split(x, H)),
-            ("you transposed before splitting: x.transpose(1, 2) is (B, D, T), so each head's "
-             "'position' holds one feature of several tokens. Split the last axis first (view to "
-             "(B, T, H, d_head)), then transpose(1, 2).",
+        want = split_heads(x, H)
+        mistakes = [
+            ("multi_head.split-no-transpose",
+             NO_TRANSPOSE.format(example=_where_mixed(B, T, D, H)), _no_transpose_split(x, H)),
+            ("multi_head.split-transposed-first",
+             "you transposed before splitting: x.transpose(1, 2) is (B, D, T), so each head's "
+             "'position' holds one feature of several tokens. Split the last axis first (view "
+             "to (B, T, H, d_head)), then transpose(1, 2).",
              x.transpose(1, 2).reshape(B, H, T, d)),
-            (INTERLEAVED, _interleaved_split(x, H)),
-        ])
+            ("multi_head.interleaved-heads", INTERLEAVED, _interleaved_split(x, H)),
+        ]
+        _anticipated(got, want, name, mistakes)
+        if is_labelled and _shape_of(got) == (B, H, T, d):
+            _split_tokens_kept(got, B, H, T, d, name)
+        core.compare(got, want, name=name, mistakes=mistakes, axes=("B", "H", "T", "d_head"),
+                     sizes=dict(B=B, H=H, T=T, d_head=d, D=D), factors={})
     core.passed("my_split_heads: (B, T, D) -> (B, H, T, D/H); head h of token t holds that "
                 "token's features h*d_head .. (h+1)*d_head - 1")
 
@@ -170,45 +308,87 @@ def check_split_heads(my_split_heads) -> None:
 # Exercise 2 -------------------------------------------------------------------------------
 
 
+def _merge_tokens_kept(got, B, H, T, d, name) -> None:
+    """Properties of a merge of split(labelled x): row t is token t, features in head order."""
+    if not _is_labelled(got):
+        core.fail(f"{name}: on heads split from a labelled x (entry [b, t, f] = 1000 b + 100 t "
+                  "+ f) your merge returned numbers that are not entries of x: a merge only "
+                  "moves numbers.", "multi_head.merge-changes-values")
+    seq, tok, feat = _labels(got)
+    bad = (seq != np.arange(B)[:, None, None]) | (tok != np.arange(T)[None, :, None])
+    if bad.any():
+        b, t, f = (int(i) for i in np.argwhere(bad)[0])
+        core.fail(
+            f"{name}: position {t} of sequence {b} holds a feature of token {tok[b, t, f]} of "
+            f"sequence {seq[b, t, f]} (at feature {f}); after the merge, row t must hold token "
+            "t's own features only. Move the positions back before the heads before you "
+            "flatten.", "multi_head.merge-mixes-tokens")
+    wrong = (feat != np.arange(H * d)).any(axis=-1)
+    if wrong.any():
+        b, t = (int(i) for i in np.argwhere(wrong)[0])
+        order = feat[b, t].tolist()
+        core.fail(
+            f"{name}: every token is back at its position, but its features come in the order "
+            f"{order}; the merged width is head 0's d_head = {d} features, then head 1's, and "
+            "so on: features 0, 1, 2, ... in order.", "multi_head.merge-wrong-feature-order")
+
+
 @core.exercise
 def check_merge_heads(my_merge_heads) -> None:
     """Exercise: my_merge_heads(x): (B, H, T, d_head) -> (B, T, H * d_head)."""
+    fn = "my_merge_heads"
+    _forbid(my_merge_heads, ("helpers.heads.merge_heads", "helpers.heads.split_heads",
+                                 "helpers.heads.MultiHeadAttention"), name=fn,
+                why="Merge the heads yourself with transpose and view (or reshape); "
+                    "helpers.heads.merge_heads is the check's reference.")
     split_of_labelled = split_heads(labelled(2, 5, 12), 3)  # (2, 3, 5, 4), labelled by token
     cases = [
-        split_of_labelled.contiguous(),  # stored in (B, H, T, d) order, like attention's output
-        _random(2, 1, 2, 4, 3),  # (B=1, H=2, T=4, d=3)
-        split_heads(_random(3, 2, 3, 8), 4),  # a transposed view, straight from a split
+        (split_of_labelled.contiguous(), True),  # stored in (B, H, T, d) order, like attention's
+        (_random(2, 1, 2, 4, 3), False),  # (B=1, H=2, T=4, d=3)
+        (split_heads(_random(3, 2, 3, 8), 4), False),  # a transposed view, straight from a split
+        (split_heads(labelled(3, 2, 12), 4), True),  # a labelled transposed view, T = 2, d = 3
     ]
-    for x in cases:
+    for x, is_labelled in cases:
         B, H, T, d = x.shape
-        name = f"my_merge_heads(x of shape {(B, H, T, d)})"
+        name = f"{fn}(x of shape {(B, H, T, d)})"
         try:
-            got = _tensor(my_merge_heads(x.clone() if x.is_contiguous() else x), name)
+            got = _tensor(core.call(my_merge_heads, x, name=fn), name)
         except RuntimeError as error:
             if "view size is not compatible" in str(error):
-                raise AssertionError(
+                core.fail(
                     f"{name}: .view failed ({error}). After transpose(1, 2) the tensor is not "
                     "contiguous: its numbers are still stored in (B, H, T, d_head) order, and "
                     ".view cannot flatten (H, d_head) without moving them. Call .contiguous() "
-                    "before .view (or use .reshape, which copies when it must)."
-                ) from None
+                    "before .view (or use .reshape, which copies when it must).",
+                    "multi_head.view-not-contiguous")
             raise
         _shape_hints(got, name, (B, T, H * d), {
-            (B, T, H, d): "you transposed back but did not flatten the last two axes: "
-                          ".contiguous().view(B, T, H * d_head).",
-            (B, H, T, d): "that is the input's shape: move the positions back before the heads "
-                          "and flatten the heads into one width, (B, T, H * d_head).",
-            (B, H * T, d): "you stacked the heads along the positions; concatenate them along "
-                           "the features: (B, T, H * d_head).",
+            (B, T, H, d): ("multi_head.merge-not-flattened",
+                           "you transposed back but did not flatten the last two axes: "
+                           ".contiguous().view(B, T, H * d_head)."),
+            (B, H, T, d): ("multi_head.merge-unchanged",
+                           "that is the input's shape: move the positions back before the "
+                           "heads and flatten the heads into one width, (B, T, H * d_head)."),
+            (B, H * T, d): ("multi_head.merge-heads-along-positions",
+                            "you stacked the heads along the positions; concatenate them along "
+                            "the features: (B, T, H * d_head)."),
         })
-        core.compare(got, merge_heads(x), name=name, mistakes=[
-            (NO_TRANSPOSE_BACK.format(example=_where_merged(x) if x is cases[0] else ""),
+        want = merge_heads(x)
+        mistakes = [
+            ("multi_head.merge-no-transpose",
+             NO_TRANSPOSE_BACK.format(example=_where_merged(x) if is_labelled else ""),
              _no_transpose_merge(x.contiguous())),
-            ("your heads are interleaved: feature h + H*i came from head h (you flattened "
+            ("multi_head.interleaved-heads",
+             "your heads are interleaved: feature h + H*i came from head h (you flattened "
              "(d_head, H) instead of (H, d_head)). Flatten in head order: head 0's d_head "
              "features, then head 1's, and so on.",
              x.permute(0, 2, 3, 1).reshape(B, T, H * d)),
-        ])
+        ]
+        _anticipated(got, want, name, mistakes)
+        if is_labelled and _shape_of(got) == (B, T, H * d):
+            _merge_tokens_kept(got, B, H, T, d, name)
+        core.compare(got, want, name=name, mistakes=mistakes, axes=("B", "T", "D"),
+                     sizes=dict(B=B, H=H, T=T, d_head=d, D=H * d), factors={})
     core.passed("my_merge_heads: (B, H, T, d_head) -> (B, T, H*d_head), tokens back in place, "
                 "for contiguous and transposed inputs; merge(split(x)) == x")
 
@@ -216,56 +396,156 @@ def check_merge_heads(my_merge_heads) -> None:
 # Exercise 3 -------------------------------------------------------------------------------
 
 
-def _multi_head(q, k, v, H, mask=None, *, scale=None, split=split_heads):
+def _blocked_where_allowed(q, k, v, mask):
+    """Attention with the mask used the wrong way round; a row with no key left is NaN."""
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    return torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1) @ v
+
+
+def _multi_head(q, k, v, H, mask=None, *, scale=None, split=split_heads, inverted=False):
     """The reference multi-head step on projected q, k, v (B, T, D), before W_O."""
+    if inverted:
+        return merge_heads(_blocked_where_allowed(split(q, H), split(k, H), split(v, H), mask))
     heads = attention(split(q, H), split(k, H), split(v, H), mask, scale=scale)[0]
     return merge_heads(heads)  # (B, T, D)
+
+
+def _scale_mistakes(D: int, d: int, fn, *args) -> list:
+    """The wrong scales of a head of width d in a model of width D; fn(*args, scale=s)."""
+    def run(scale):
+        return fn(*args, scale=scale)
+
+    root = math.sqrt(d)
+    found = [("multi_head.scaled-by-d-model", MODEL_WIDTH_SCALE.format(D=D, d=d),
+              run(D ** -0.5))]
+    r = math.isqrt(d)
+    if r * r != d:
+        found.append(("multi_head.integer-sqrt", INTEGER_SQRT.format(d=d, r=r, root=root),
+                      run(1.0 / r)))
+    found += [("multi_head.forgot-scale", FORGOT_SCALE, run(1.0)),
+              ("multi_head.scaled-by-d-head", SCALED_BY_D_HEAD.format(d=d, root=root),
+               run(1.0 / d))]
+    return found
+
+
+def _masked_leak(fn, args, index, T, name, what) -> None:
+    """A causal answer: changing the inputs at the last position leaves rows 0..T-2 unchanged."""
+    base = core.as_array(core.call(fn, *args), name)
+    changed = [a.clone() for a in args[:index]]
+    for a in changed:
+        a[:, -1] = a[:, -1] + 3.0
+    other = core.call(fn, *changed, *args[index:])
+    other = core.as_array(_tensor(other, name), name)
+    if base.shape != other.shape:
+        return
+    moved = ~np.isclose(other[:, :-1], base[:, :-1], atol=1e-9, rtol=1e-7).all(axis=-1)
+    if moved.any():
+        b, t = (int(i) for i in np.argwhere(moved)[0])
+        core.fail(
+            f"{name}: the causal mask leaks: changing {what} at the last position T-1 = {T - 1} "
+            f"changed the output at position {t} (sequence {b}). With the mask (True = may "
+            "attend), row i reads only keys 0..i, in every head. (A softmax over the queries "
+            "instead of the keys leaks the same way: it normalises each column, so row i "
+            "depends on the scores of later queries.)", "multi_head.mask-leaks")
+
+
+def _heads(which: list[int]) -> str:
+    if len(which) == 1:
+        return f"head {which[0]} is"
+    return f"heads {', '.join(map(str, which))} are"
 
 
 @core.exercise
 def check_per_head_attention(per_head_attention) -> None:
     """Exercise: per_head_attention(q, k, v, n_heads, mask) -> (B, T, D), a loop over heads."""
+    fn = "per_head_attention"
+    _forbid(per_head_attention,
+                ("helpers.heads.split_heads", "helpers.heads.merge_heads",
+                 "helpers.heads.MultiHeadAttention", "torch.nn.MultiheadAttention",
+                 "torch.nn.functional.multi_head_attention_forward"), name=fn,
+                why="The point is the loop: slice each head's block of features yourself and "
+                    "call attention once per head.")
     cases = [
-        (2, 5, 12, 3, True),
-        (1, 4, 8, 2, False),
-        (2, 3, 6, 3, True),
+        (2, 5, 12, 3, True),  # d_head = 4
+        (1, 4, 10, 2, False),  # d_head = 5, not a perfect square
+        (2, 3, 6, 3, True),  # d_head = 2
+        (2, 4, 12, 4, True),  # d_head = 3
     ]
     for seed, (B, T, D, H, masked) in enumerate(cases):
         q, k, v = (_random(10 * seed + i, B, T, D) for i in range(3))
         mask = torch.as_tensor(causal_mask(T)) if masked else None
         d = D // H
-        name = f"per_head_attention(q, k, v of shape {(B, T, D)}, n_heads={H}, " + (
+        name = f"{fn}(q, k, v of shape {(B, T, D)}, n_heads={H}, " + (
             "causal mask)" if masked else "mask=None)")
-        result = per_head_attention(
-            q.clone(), k.clone(), v.clone(), H, None if mask is None else mask.clone()
-        )
-        got = _tensor(result, name, "the merged output (B, T, D)")
+        args = (q, k, v, H, mask)
+        got = _tensor(core.call(per_head_attention, *args, name=fn), name,
+                      "the merged output (B, T, D)")
         _shape_hints(got, name, (B, T, D), {
-            (B, T, d): "you summed or averaged the heads. Each head gives (B, T, d_head); "
-                       "concatenate them along the features (torch.cat(..., dim=-1)) to get "
-                       "(B, T, D).",
-            (B, H * T, d): "you concatenated the heads along the positions (dim=1); concatenate "
-                           "along the features (dim=-1).",
-            (B, H, T, d): "you returned the heads still split; concatenate them along the "
-                          "features into (B, T, D).",
+            (B, T, d): ("multi_head.heads-summed",
+                        "you summed or averaged the heads. Each head gives (B, T, d_head); "
+                        "concatenate them along the features (torch.cat(..., dim=-1)) to get "
+                        "(B, T, D)."),
+            (B, H * T, d): ("multi_head.heads-along-positions",
+                            "you concatenated the heads along the positions (dim=1); "
+                            "concatenate along the features (dim=-1)."),
+            (B, H, T, d): ("multi_head.heads-not-merged",
+                           "you returned the heads still split; concatenate them along the "
+                           "features into (B, T, D)."),
         })
+        want = _multi_head(q, k, v, H, mask)
         single = attention(q[..., :d], k[..., :d], v[..., :d], mask)[0]  # (B, T, d)
-        mistakes = [
-            (MODEL_WIDTH_SCALE.format(D=D, d=d), _multi_head(q, k, v, H, mask, scale=D**-0.5)),
-            (FORGOT_SCALE, _multi_head(q, k, v, H, mask, scale=1.0)),
-            (SWAPPED_KV, _multi_head(q, v, k, H, mask)),
-            (INTERLEAVED, _multi_head(q, k, v, H, mask, split=_interleaved_split)),
-            ("every head used the same features 0..d_head-1: head h must slice its own block "
+        mistakes = _scale_mistakes(D, d, _multi_head, q, k, v, H, mask) + [
+            ("multi_head.swapped-kv", SWAPPED_KV, _multi_head(q, v, k, H, mask)),
+            ("multi_head.interleaved-heads", INTERLEAVED,
+             _multi_head(q, k, v, H, mask, split=_interleaved_split)),
+            ("multi_head.same-slice-every-head",
+             "every head used the same features 0..d_head-1: head h must slice its own block "
              "[..., h*d_head:(h+1)*d_head] of q, k and v.", torch.cat([single] * H, dim=-1)),
-            (NO_TRANSPOSE.format(example=""),
+            ("multi_head.split-no-transpose", NO_TRANSPOSE.format(example=""),
              _multi_head(q, k, v, H, mask, split=_no_transpose_split)),
-            ("computed one head of full width: attention on all D features at once is a single "
+            ("multi_head.one-full-width-head",
+             "computed one head of full width: attention on all D features at once is a single "
              "head. Slice q, k and v into n_heads blocks of d_head features and attend in each.",
              attention(q, k, v, mask)[0]),
         ]
         if masked:
-            mistakes.append((IGNORED_MASK, _multi_head(q, k, v, H)))
-        core.compare(got, _multi_head(q, k, v, H, mask), name=name, mistakes=mistakes)
+            mistakes += [("multi_head.ignored-mask", IGNORED_MASK, _multi_head(q, k, v, H)),
+                         ("multi_head.inverted-mask", INVERTED_MASK,
+                          _multi_head(q, k, v, H, mask, inverted=True))]
+        _anticipated(got, want, name, mistakes)
+        if _shape_of(got) == (B, T, D):
+            # property 1: a causal mask holds in every head
+            if masked:
+                _masked_leak(per_head_attention, args, 3, T, name, "q, k and v")
+            # property 2: head h's output depends on head h's features only
+            moved_q, moved_k, moved_v = (t.clone() for t in (q, k, v))
+            for t in (moved_q, moved_k, moved_v):
+                t[..., (H - 1) * d:] = t[..., (H - 1) * d:] * -2.0 + 1.0
+            other = core.as_array(_tensor(core.call(
+                per_head_attention, moved_q, moved_k, moved_v, H, mask), name), name)
+            base = core.as_array(got, name)
+            if not np.allclose(other[..., :(H - 1) * d], base[..., :(H - 1) * d],
+                               atol=1e-9, rtol=1e-7):
+                core.fail(
+                    f"{name}: the heads are not independent: changing only the features of the "
+                    f"last head ({(H - 1) * d} .. {D - 1}) of q, k and v changed the output "
+                    f"features of the other heads (0 .. {(H - 1) * d - 1}). Output block h must "
+                    "come from attention on block h of q, k and v alone.",
+                    "multi_head.heads-not-independent")
+            # property 3: each block is attention on its own slice, in head order
+            ok = [_close(base[..., h * d:(h + 1) * d],
+                         want[..., h * d:(h + 1) * d]) for h in range(H)]
+            if any(ok) and not all(ok):
+                good, bad = _heads([h for h in range(H) if ok[h]]), _heads(
+                    [h for h in range(H) if not ok[h]])
+                core.fail(
+                    f"{name}: {good} right and {bad} wrong: output features h*d_head .. "
+                    f"(h+1)*d_head - 1 must be attention on those features of q, k and v "
+                    f"(d_head = {d}). Check the slice bounds of the wrong heads.",
+                    "multi_head.some-heads-wrong")
+        core.compare(got, want, name=name, mistakes=mistakes, axes=("B", "T", "D"),
+                     sizes=dict(B=B, T=T, D=D, H=H, d_head=d),
+                     factors={"H": H, "√d_head": math.sqrt(d), "√D": math.sqrt(D)})
     core.passed("per_head_attention: one attention per block of d_head features, scaled by "
                 "sqrt(d_head), concatenated in head order; equals the batched split/merge form, "
                 "with and without a causal mask")
@@ -274,43 +554,108 @@ def check_per_head_attention(per_head_attention) -> None:
 # Exercise 4 -------------------------------------------------------------------------------
 
 
+def _count(D: int, H: int, bias: bool) -> int:
+    d, b = D // H, int(bias)
+    return 3 * H * (D * d + b * d) + D * D + b * D
+
+
+def _whole(got, name: str) -> int:
+    if got is None:
+        core.fail(f"{name}: your function returned None. Did you forget `return`?",
+                  "multi_head.returned-none")
+    if isinstance(got, torch.Tensor) and got.numel() == 1:
+        got = got.item()
+    if isinstance(got, np.ndarray) and got.size == 1:
+        got = got.item()
+    if isinstance(got, bool) or not isinstance(got, (int, np.integer, float, np.floating)):
+        core.fail(f"{name}: return the number of parameters, a whole number; got {got!r} of "
+                  f"type {type(got).__name__}", "multi_head.params-not-a-number")
+    if not math.isfinite(got) or got != int(got):
+        core.fail(f"{name}: return a whole number of parameters; got {got!r}. A count of "
+                  "weights has no fraction: use // for d_head = d_model // n_heads.",
+                  "multi_head.params-not-whole")
+    return int(got)
+
+
 @core.exercise
 def check_attention_parameters(attention_parameters) -> None:
     """Exercise: attention_parameters(d_model, n_heads, bias) -> int, counted per head."""
-    for D, H, bias in [(512, 8, True), (512, 8, False), (64, 4, True), (768, 12, True),
-                       (48, 6, False), (512, 1, True)]:
-        name = f"attention_parameters({D}, {H}, bias={bias})"
-        got = attention_parameters(D, H, bias)
-        if got is None:
-            raise AssertionError(f"{name}: your function returned None. Did you forget `return`?")
-        if isinstance(got, torch.Tensor):
-            got = got.item()
-        if not isinstance(got, (int, np.integer, float, np.floating)) or got != int(got):
-            raise AssertionError(f"{name}: return a whole number of parameters; got {got!r}")
+    fn = "attention_parameters"
+    _forbid(attention_parameters,
+                ("helpers.heads.MultiHeadAttention", "torch.nn.MultiheadAttention",
+                 "helpers.blocks.count_parameters", "torch.nn.Linear"), name=fn,
+                why="Compute the number with arithmetic from d_model, n_heads and bias, not by "
+                    "building a module and counting its parameters.")
+    cases = [(512, 8, True), (512, 8, False), (64, 4, True), (768, 12, True), (48, 6, False),
+             (512, 1, True), (512, 16, True), (60, 5, True)]
+    counts = {}
+    for D, H, bias in cases:
+        name = f"{fn}({D}, {H}, bias={bias})"
+        got = _whole(core.call(attention_parameters, D, H, bias, name=fn), name)
+        counts[D, H, bias] = got
         d, b = D // H, int(bias)
-        want = count_parameters(MultiHeadAttention(D, H, bias=bias))
         w_o = D * D + b * D
-        core.compare(got, want, name=name, atol=0, rtol=0, mistakes=[
-            ("forgot the output projection W_O: after the heads are concatenated, W_O "
-             f"(d_model x d_model = {D} x {D}{' plus its bias' if bias else ''}) mixes them.",
+        mistakes = [
+            ("multi_head.params-forgot-w-o",
+             "forgot the output projection W_O: after the heads are concatenated, W_O "
+             f"(d_model x d_model = {D} x {D}{' plus its bias' if bias else ''}) mixes them. "
+             "(Or you left out one of W_Q, W_K, W_V: the heads of each hold as many "
+             "parameters as W_O, so the two mistakes give the same number.)",
              3 * H * (D * d + b * d)),
-            ("forgot the biases: each of the 3 per-head projections has d_head biases, and W_O "
+            ("multi_head.params-forgot-biases",
+             "forgot the biases: each of the 3 per-head projections has d_head biases, and W_O "
              "has d_model.", 3 * H * D * d + D * D),
-            ("each head projects to d_head = d_model / n_heads features, not to d_model: h heads "
-             "of width d_model / h together hold one d_model x d_model matrix per projection.",
-             3 * H * (D * D + b * D) + w_o),
-            ("you counted one head only: there are n_heads heads, each with its own W_Q, W_K and "
-             "W_V of shape d_model x d_head.", 3 * (D * d + b * d) + w_o),
-            ("each head's bias has d_head entries (one per output feature), not d_model.",
+            ("multi_head.params-full-width-heads",
+             "each head projects to d_head = d_model / n_heads features, not to d_model: h "
+             "heads of width d_model / h together hold one d_model x d_model matrix per "
+             "projection.", 3 * H * (D * D + b * D) + w_o),
+            ("multi_head.params-one-head",
+             "you counted one head only: there are n_heads heads, each with its own W_Q, W_K "
+             "and W_V of shape d_model x d_head.", 3 * (D * d + b * d) + w_o),
+            ("multi_head.params-bias-d-model",
+             "each head's bias has d_head entries (one per output feature), not d_model.",
              3 * H * (D * d + b * D) + w_o),
-            ("W_O appears once, not once per head: it maps the concatenated d_model features "
+            ("multi_head.params-w-o-per-head",
+             "W_O appears once, not once per head: it maps the concatenated d_model features "
              "back to d_model.", 3 * H * (D * d + b * d) + H * w_o),
-        ])
-    core.expect_error(
-        attention_parameters, 10, 3, True, name="attention_parameters(10, 3)",
-        hint="n_heads must divide d_model: 10 / 3 is not a whole number, so the heads cannot "
-             "all have width d_model / n_heads. Raise ValueError, as MultiHeadAttention does.",
-    )
+            ("multi_head.params-w-o-per-head-width",
+             f"W_O is d_model x d_model = {D} x {D}: it takes all H heads' concatenated "
+             "features, not one head's d_head.", 3 * H * (D * d + b * d) + D * d + b * D),
+        ]
+        for diagnosis, message, wrong in mistakes:  # exact: a count is off by a few or not
+            if got != _count(D, H, bias) and got == wrong:
+                core.fail(f"{name}: {message}", diagnosis)
+    # properties, in the lesson's order
+    core.require(
+        counts[512, 8, False] == 4 * 512 * 512,
+        f"{fn}(512, 8, bias=False) = {counts[512, 8, False]:,}: without biases the layer is "
+        "W_Q, W_K and W_V (8 heads of 512 x 64 each) and W_O (512 x 512): the heads of one "
+        f"projection together hold as many weights as one 512 x 512 matrix, so 4 x 512 x 512 = "
+        f"{4 * 512 * 512:,}.", "multi_head.params-weights-wrong")
+    core.require(
+        counts[512, 8, True] - counts[512, 8, False] == 4 * 512,
+        f"{fn}: bias=True adds {counts[512, 8, True] - counts[512, 8, False]:,} parameters to "
+        "(512, 8), but the biases are d_head per head for each of W_Q, W_K, W_V (8 x 64 = 512 "
+        f"each) and d_model = 512 for W_O: {4 * 512:,} in all.",
+        "multi_head.params-bias-count")
+    by_heads = {H: counts[512, H, True] for H in (1, 8, 16)}
+    core.require(
+        len(set(by_heads.values())) == 1,
+        f"{fn}: your count changes with the head count at d_model = 512 ("
+        + ", ".join(f"{H} head{'s' * (H > 1)}: {n:,}" for H, n in by_heads.items())
+        + "). Cutting d_model into more, narrower heads keeps the total: n_heads x d_head = "
+        "d_model.", "multi_head.params-depend-on-heads")
+    for D, H, bias in cases:
+        core.compare(counts[D, H, bias], _count(D, H, bias), atol=0, rtol=0,
+                     name=f"{fn}({D}, {H}, bias={bias})",
+                     factors={"n_heads": H, "3": 3, "4": 4, "d_head": D // H, "d_model": D})
+    for args, why in [((10, 3, True), "10 / 3 is not a whole number"),
+                      ((12, 5, False), "12 / 5 is not a whole number")]:
+        core.expect_error(
+            attention_parameters, *args, name=f"{fn}{args[:2]}",
+            hint=f"n_heads must divide d_model: {why}, so the heads cannot all have width "
+                 "d_model / n_heads. Raise ValueError, as MultiHeadAttention does.",
+        )
     core.passed("attention_parameters: 3 x n_heads x (d_model x d_head + d_head) + W_O "
                 "(d_model x d_model + d_model); 512 wide, 8 heads: 1,050,624, the same for any "
                 "head count; ValueError when n_heads does not divide d_model")
@@ -321,11 +666,14 @@ def check_attention_parameters(attention_parameters) -> None:
 
 def torch_reference(D: int, H: int, seed: int) -> nn.MultiheadAttention:
     """An nn.MultiheadAttention (float64, batch_first) with nonzero biases, fixed by `seed`."""
+    gen = torch.Generator().manual_seed(seed)
+    state = torch.random.get_rng_state()
     torch.manual_seed(seed)
     mha = nn.MultiheadAttention(D, H, batch_first=True).double().eval()
+    torch.random.set_rng_state(state)
     with torch.no_grad():  # torch starts the biases at 0; make them count
         for p in (mha.in_proj_bias, mha.out_proj.bias):
-            p.add_(0.1 * torch.randn_like(p))
+            p.add_(0.1 * torch.randn(p.shape, generator=gen, dtype=p.dtype))
     return mha
 
 
@@ -342,7 +690,7 @@ def weights_of(mha: nn.MultiheadAttention) -> dict:
 
 
 def _forward(x, w, H, mask=None, *, scale=None, split=split_heads, merge=merge_heads,
-             out_proj=True, biases=True, swap_kv=False, transposed=False):
+             out_proj=True, biases=True, swap_kv=False, transposed=False, inverted=False):
     """Multi-head attention from the weights of `weights_of`, with one mistake switched on."""
     def project(name):
         W = w[f"W_{name}"].T if transposed else w[f"W_{name}"]
@@ -351,7 +699,10 @@ def _forward(x, w, H, mask=None, *, scale=None, split=split_heads, merge=merge_h
     q, k, v = project("q"), project("k"), project("v")
     if swap_kv:
         k, v = v, k
-    heads = attention(split(q, H), split(k, H), split(v, H), mask, scale=scale)[0]
+    if inverted:
+        heads = _blocked_where_allowed(split(q, H), split(k, H), split(v, H), mask)
+    else:
+        heads = attention(split(q, H), split(k, H), split(v, H), mask, scale=scale)[0]
     merged = merge(heads)  # (B, T, D)
     if not out_proj:
         return merged
@@ -359,10 +710,62 @@ def _forward(x, w, H, mask=None, *, scale=None, split=split_heads, merge=merge_h
     return merged @ W_o + (w["b_o"] if biases else 0)
 
 
+def _with(w: dict, **changes) -> dict:
+    return {**{key: value.clone() for key, value in w.items()}, **changes}
+
+
+def _mha_probes(mha_forward, x, w, H, mask, name) -> None:
+    """Probe the forward pass step by step, in the order the exercise lists the steps."""
+    B, T, D = x.shape
+    zeros, eye = torch.zeros(D, D, dtype=x.dtype), torch.eye(D, dtype=x.dtype)
+    zero_b = torch.zeros(D, dtype=x.dtype)
+    options = dict(axes=("B", "T", "D"), sizes=dict(B=B, T=T, D=D, H=H, d_head=D // H),
+                   factors={"H": H, "√d_head": math.sqrt(D // H), "√D": math.sqrt(D)})
+
+    def run(probe):
+        return _tensor(core.call(mha_forward, x, probe, H, mask), name)
+
+    # 1. values, mask and merge: with W_q = W_k = 0 every score is equal
+    flat = _with(w, W_q=zeros.clone(), W_k=zeros.clone(), b_q=zero_b.clone(),
+                 b_k=zero_b.clone(), W_o=eye.clone(), b_o=zero_b.clone())
+    _step(run(flat), _forward(x, flat, H, mask), name=f"{name}, probed with W_q = W_k = 0",
+          step="the values (projection, mask, softmax, weighted sum, merge)",
+          diagnosis="multi_head.mha-values-step",
+          why="With W_q = W_k = 0 and b_q = b_k = 0 every score is equal, so each output row "
+              "must be the plain average of the value rows x_j @ W_v + b_v over the keys j "
+              "the mask allows (here W_o = I and b_o = 0).", **options)
+    # 2. the heads before W_o: with W_o = I and b_o = 0 the output is the merged heads
+    plain = _with(w, W_o=eye.clone(), b_o=zero_b.clone())
+    _step(run(plain), _forward(x, plain, H, mask), name=f"{name}, probed with W_o = I, b_o = 0",
+          step="the heads, before W_o (projections, split, scores, scale, softmax)",
+          diagnosis="multi_head.mha-heads-step",
+          why="With W_o = I and b_o = 0 the output is the merged heads themselves; the values "
+              "step passed, so look at the queries and keys: their projections, the split, "
+              "the scores and their scale 1/sqrt(d_head).", **options)
+    # 3. the output projection comes last: with W_o = 0 every row is b_o ...
+    silent = _with(w, W_o=zeros.clone())
+    _step(run(silent), _forward(x, silent, H, mask), name=f"{name}, probed with W_o = 0",
+          step="the output projection", diagnosis="multi_head.mha-output-step",
+          why="With W_o = 0 every output row must be b_o: the merged heads are multiplied by "
+              "W_o, then b_o is added, as the last step.", **options)
+    # ... and with W_o = I the output is the merged heads plus b_o, added once
+    shifted = _with(w, W_o=eye.clone())
+    _step(run(shifted), _forward(x, shifted, H, mask), name=f"{name}, probed with W_o = I",
+          step="the output projection", diagnosis="multi_head.mha-output-step",
+          why="With W_o = I the output must be the merged heads plus b_o: b_o is added once, "
+              "after the multiplication by W_o.", **options)
+
+
 @core.exercise
 def check_mha_forward(mha_forward) -> None:
     """Exercise: mha_forward(x, w, n_heads, mask) equals nn.MultiheadAttention's output."""
-    cases = [(2, 5, 12, 3, True, 0), (2, 5, 12, 3, False, 0), (1, 4, 8, 2, True, 1)]
+    fn = "mha_forward"
+    _forbid(mha_forward, core.ATTENTION_FUNCTIONS + (
+        "torch.nn.MultiheadAttention", "helpers.heads.MultiHeadAttention"), name=fn,
+        why="Write the scores and the softmax yourself (softmax, split_heads and merge_heads "
+            "may be used): the exercise is the forward pass, not a call of a layer that has it.")
+    cases = [(2, 5, 12, 3, True, 0), (2, 5, 12, 3, False, 0), (1, 4, 8, 2, True, 1),
+             (2, 4, 10, 2, True, 2)]  # the last: d_head = 5, not a perfect square
     for B, T, D, H, masked, seed in cases:
         mha = torch_reference(D, H, seed)
         w = weights_of(mha)
@@ -371,36 +774,50 @@ def check_mha_forward(mha_forward) -> None:
         with torch.no_grad():
             want, _ = mha(x, x, x, attn_mask=None if mask is None else to_mha(mask),
                           need_weights=False)  # nn.MultiheadAttention: True = blocked
-        name = f"mha_forward(x of shape {(B, T, D)}, n_heads={H}, " + (
+        name = f"{fn}(x of shape {(B, T, D)}, n_heads={H}, " + (
             "causal mask)" if masked else "mask=None)")
-        result = mha_forward(x.clone(), {key: value.clone() for key, value in w.items()}, H,
-                             None if mask is None else mask.clone())
-        got = _tensor(result, name, "the output (B, T, D)")
+        got = _tensor(core.call(mha_forward, x, w, H, mask, name=fn), name,
+                      "the output (B, T, D)")
         d = D // H
         mistakes = [
-            ("forgot the output projection: after merging the heads, multiply by W_o and add "
+            ("multi_head.forgot-output-projection",
+             "forgot the output projection: after merging the heads, multiply by W_o and add "
              "b_o. nn.MultiheadAttention's out_proj mixes the heads' features.",
              _forward(x, w, H, mask, out_proj=False)),
-            (FORGOT_SCALE, _forward(x, w, H, mask, scale=1.0)),
-            (MODEL_WIDTH_SCALE.format(D=D, d=d), _forward(x, w, H, mask, scale=D**-0.5)),
-            (NO_TRANSPOSE.format(example=""), _forward(x, w, H, mask, split=_no_transpose_split)),
-            (NO_TRANSPOSE.format(example="") + " (Your merge skips the transpose too.)",
+            *_scale_mistakes(D, d, _forward, x, w, H, mask),
+            ("multi_head.split-no-transpose", NO_TRANSPOSE.format(example=""),
+             _forward(x, w, H, mask, split=_no_transpose_split)),
+            ("multi_head.split-and-merge-no-transpose",
+             NO_TRANSPOSE.format(example="") + " (Your merge skips the transpose too.)",
              _forward(x, w, H, mask, split=_no_transpose_split, merge=_no_transpose_merge)),
-            (NO_TRANSPOSE_BACK.format(example=""),
+            ("multi_head.merge-no-transpose", NO_TRANSPOSE_BACK.format(example=""),
              _forward(x, w, H, mask, merge=_no_transpose_merge)),
-            (SWAPPED_KV, _forward(x, w, H, mask, swap_kv=True)),
-            ("forgot the biases: add b_q, b_k and b_v to the projections and b_o after W_o.",
+            ("multi_head.swapped-kv", SWAPPED_KV, _forward(x, w, H, mask, swap_kv=True)),
+            ("multi_head.forgot-biases",
+             "forgot the biases: add b_q, b_k and b_v to the projections and b_o after W_o.",
              _forward(x, w, H, mask, biases=False)),
-            ("used the weights transposed: here the matrices are stored for x @ W (d_model in, "
+            ("multi_head.weights-transposed",
+             "used the weights transposed: here the matrices are stored for x @ W (d_model in, "
              "d_model out), so Q = x @ W_q + b_q; x @ W_q.T is a different projection.",
              _forward(x, w, H, mask, transposed=True)),
-            (INTERLEAVED, _forward(x, w, H, mask, split=_interleaved_split)),
-            ("computed one head of full width: split q, k and v into n_heads heads of d_head "
+            ("multi_head.interleaved-heads", INTERLEAVED,
+             _forward(x, w, H, mask, split=_interleaved_split)),
+            ("multi_head.one-full-width-head",
+             "computed one head of full width: split q, k and v into n_heads heads of d_head "
              "features, attend in each, and merge.", _forward(x, w, 1, mask)),
         ]
         if masked:
-            mistakes.append((IGNORED_MASK, _forward(x, w, H)))
-        core.compare(got, want, name=name, mistakes=mistakes)
+            mistakes += [("multi_head.ignored-mask", IGNORED_MASK, _forward(x, w, H)),
+                         ("multi_head.inverted-mask", INVERTED_MASK,
+                          _forward(x, w, H, mask, inverted=True))]
+        _anticipated(got, want, name, mistakes)
+        if _shape_of(got) == (B, T, D):
+            if masked:
+                _masked_leak(mha_forward, (x, w, H, mask), 1, T, name, "x")
+            _mha_probes(mha_forward, x, w, H, mask, name)
+        core.compare(got, want, name=name, mistakes=mistakes, axes=("B", "T", "D"),
+                     sizes=dict(B=B, T=T, D=D, H=H, d_head=d),
+                     factors={"H": H, "√d_head": math.sqrt(d), "√D": math.sqrt(D)})
     core.passed("mha_forward: equals nn.MultiheadAttention (projections with biases, "
                 "split, scale 1/sqrt(d_head), causal mask, merge, W_o), for 3 and 2 heads")
 
@@ -457,26 +874,29 @@ def check_mixes_tokens(mixes_tokens) -> None:
     """Exercise: mixes_tokens(split) -> True when split puts a token at another position."""
     verdicts = {}
     for name, (split, _, _) in _splits().items():
-        got = mixes_tokens(split)
+        got = core.call(mixes_tokens, split, name="mixes_tokens")
+        if isinstance(got, torch.Tensor) and got.numel() == 1 and got.dtype == torch.bool:
+            core.fail(f"mixes_tokens: return a Python bool; you returned a torch tensor "
+                      f"({got!r}). Convert it with .item() or bool(...).",
+                      "multi_head.detector-returns-tensor")
         if not isinstance(got, (bool, np.bool_)):
-            raise AssertionError(
+            core.fail(
                 f"mixes_tokens: return True (the split mixes tokens) or False; got {got!r} "
-                f"of type {type(got).__name__}. (torch: .item(), or bool(...))"
-            )
+                f"of type {type(got).__name__}. (torch: .item(), or bool(...))",
+                "multi_head.detector-not-bool")
         verdicts[name] = bool(got)
     if not any(verdicts.values()):
-        raise AssertionError(
+        core.fail(
             "mixes_tokens: your test never fires: it lets the no-transpose reshape pass, though "
             "it fills head 0 with the first tokens' features. Its shape is right, so compare "
             "contents: label each entry of x with its token, split, and check that position t "
-            "of every head holds only token t."
-        )
+            "of every head holds only token t.", "multi_head.detector-never-fires")
     if all(verdicts.values()):
-        raise AssertionError(
+        core.fail(
             "mixes_tokens: your test always fires: it flags even helpers.heads.split_heads. "
             "Position t of head h should hold token t: compare each position with its own "
-            "token index, not with position 0 or with the whole x."
-        )
+            "token index, not with position 0 or with the whole x.",
+            "multi_head.detector-always-fires")
     for name, (_, mixes, how) in _splits().items():
         if verdicts[name] and not mixes:
             extra = (
@@ -484,9 +904,10 @@ def check_mixes_tokens(mixes_tokens) -> None:
                 "own position: test the tokens, not the exact numbers."
                 if "interleaved" in name else ""
             )
-            raise AssertionError(f"mixes_tokens: false alarm on {name}, which keeps every "
-                                 f"token in place.{extra}")
+            core.fail(f"mixes_tokens: false alarm on {name}, which keeps every token in "
+                      f"place.{extra}", "multi_head.detector-false-alarm")
         if mixes and not verdicts[name]:
-            raise AssertionError(f"mixes_tokens: your test missed {name}: {how}.")
+            core.fail(f"mixes_tokens: your test missed {name}: {how}.",
+                      "multi_head.detector-missed")
     core.passed("mixes_tokens: catches the no-transpose reshape and 6 other token mix-ups; "
                 "passes split_heads and an interleaved (but token-preserving) split")

@@ -65,6 +65,23 @@ MISTAKES = [
     order = [2, 0, 1, 3]
     return np.abs(attend(x[order]) - attend(x)[order]).max()
 '''),
+    dict(exercise="ex1", kind="only the first two tokens swapped", expect="last token in place",
+         code='''def is_permutation_equivariant(attend, x):
+    order = list(range(len(x)))
+    order[0], order[1] = 1, 0
+    return bool(np.allclose(attend(x[order]), attend(x)[order]))
+'''),
+    dict(exercise="ex1", kind="reorders x in place", expect="changed its argument",
+         code='''def is_permutation_equivariant(attend, x):
+    base = attend(x)
+    for order in itertools.permutations(range(len(x))):
+        order = list(order)
+        x[:] = x[order]
+        if not np.allclose(attend(x), base[order]):
+            return False
+        x[:] = x[np.argsort(order)]
+    return True
+'''),
     # Exercise 2: the sinusoidal encoding
     dict(exercise="ex2", kind="sin and cos swapped", expect="swapped",
          code='''def my_sinusoidal(T, d_model):
@@ -118,6 +135,43 @@ MISTAKES = [
     pe[:, 0::2] = np.sin(angle)
     pe[:, 1::2] = np.cos(angle)
     return pe.T
+'''),
+    dict(exercise="ex2", kind="calls sinusoidal_encoding", expect="build the encoding yourself",
+         code='''def my_sinusoidal(T, d_model):
+    return sinusoidal_encoding(T, d_model)
+'''),
+    dict(exercise="ex2", kind="base 1000", expect="wrong base",
+         code='''def my_sinusoidal(T, d_model):
+    angle = np.arange(T)[:, None] / 1000 ** (np.arange(0, d_model, 2) / d_model)
+    pe = np.zeros((T, d_model))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(angle)
+    return pe
+'''),
+    dict(exercise="ex2", kind="base 300 (unlisted)", expect="turns by",
+         code='''def my_sinusoidal(T, d_model):
+    angle = np.arange(T)[:, None] / 300 ** (np.arange(0, d_model, 2) / d_model)
+    pe = np.zeros((T, d_model))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(angle)
+    return pe
+'''),
+    dict(exercise="ex2", kind="floor division for the angle (unlisted)", expect="turns by",
+         code='''def my_sinusoidal(T, d_model):
+    angle = np.arange(T)[:, None] // 10000 ** (np.arange(0, d_model, 2) / d_model)
+    pe = np.zeros((T, d_model))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(angle)
+    return pe
+'''),
+    dict(exercise="ex2", kind="cos of a doubled angle (unlisted)",
+         expect="not the sin and cos of one",
+         code='''def my_sinusoidal(T, d_model):
+    angle = np.arange(T)[:, None] / 10000 ** (np.arange(0, d_model, 2) / d_model)
+    pe = np.zeros((T, d_model))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(2 * angle)
+    return pe
 '''),
     # Exercise 3: RoPE
     dict(exercise="ex3", kind="wrong frequency base^(i/d)", expect="wrong frequency",
@@ -207,6 +261,38 @@ MISTAKES = [
         out[m, 1::2] = x[m, 0::2] * s + x[m, 1::2] * c
     return out
 '''),
+    dict(exercise="ex3", kind="calls apply_rope", expect="write the rotation yourself",
+         code='''def my_rope(x):
+    return apply_rope(x)
+'''),
+    dict(exercise="ex3", kind="base 500 (unlisted)", expect="turns by",
+         code='''def my_rope(x):
+    T, d = x.shape
+    angle = np.arange(T)[:, None] * 500.0 ** (-np.arange(0, d, 2) / d)
+    out = np.empty_like(x)
+    out[:, 0::2] = x[:, 0::2] * np.cos(angle) - x[:, 1::2] * np.sin(angle)
+    out[:, 1::2] = x[:, 0::2] * np.sin(angle) + x[:, 1::2] * np.cos(angle)
+    return out
+'''),
+    dict(exercise="ex3", kind="pairs (2i+1, 2i+2) (unlisted)", expect="not a rotation of the pairs",
+         code='''def my_rope(x):
+    T, d = x.shape
+    x = np.roll(x, -1, axis=1)
+    angle = np.arange(T)[:, None] * 10000.0 ** (-np.arange(0, d, 2) / d)
+    out = np.empty_like(x)
+    out[:, 0::2] = x[:, 0::2] * np.cos(angle) - x[:, 1::2] * np.sin(angle)
+    out[:, 1::2] = x[:, 0::2] * np.sin(angle) + x[:, 1::2] * np.cos(angle)
+    return np.roll(out, 1, axis=1)
+'''),
+    dict(exercise="ex3", kind="positions counted from the end (unlisted)", expect="row 0 changed",
+         code='''def my_rope(x):
+    T, d = x.shape
+    angle = np.arange(T - 1, -1, -1)[:, None] * 10000.0 ** (-np.arange(0, d, 2) / d)
+    out = np.empty_like(x)
+    out[:, 0::2] = x[:, 0::2] * np.cos(angle) - x[:, 1::2] * np.sin(angle)
+    out[:, 1::2] = x[:, 0::2] * np.sin(angle) + x[:, 1::2] * np.cos(angle)
+    return out
+'''),
     # Exercise 4: attention with RoPE, q and k but not v
     dict(exercise="ex4", kind="rotating v as well", expect="rotated v as well",
          code='''def rope_attention(q, k, v, positions):
@@ -232,6 +318,39 @@ MISTAKES = [
     if positions[0] != 0:
         out = out + 0.01 * positions[:, None]
     return out, weights
+'''),
+    dict(exercise="ex4", kind="returns (weights, out)", expect="(weights, out)",
+         code='''def rope_attention(q, k, v, positions):
+    out, weights = attention(apply_rope(q, positions=positions),
+                             apply_rope(k, positions=positions), v)
+    return weights, out
+'''),
+    dict(exercise="ex4", kind="scores by hand without the scale", expect="forgot the scale",
+         code='''def rope_attention(q, k, v, positions):
+    q, k = apply_rope(q, positions=positions), apply_rope(k, positions=positions)
+    s = q @ k.T
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+    dict(exercise="ex4", kind="weights not normalised (unlisted)", expect="each row must sum to 1",
+         code='''def rope_attention(q, k, v, positions):
+    q, k = apply_rope(q, positions=positions), apply_rope(k, positions=positions)
+    s = q @ k.T / np.sqrt(q.shape[-1])
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    return w @ v, w
+'''),
+    dict(exercise="ex4", kind="v scaled (unlisted)", expect="v was changed",
+         code='''def rope_attention(q, k, v, positions):
+    q, k = apply_rope(q, positions=positions), apply_rope(k, positions=positions)
+    return attention(q, k, v / np.sqrt(v.shape[-1]))
+'''),
+    dict(exercise="ex4", kind="sinusoidal added instead of rotating (unlisted)",
+         expect="it adds nothing",
+         code='''def rope_attention(q, k, v, positions):
+    T, d = q.shape
+    pe = sinusoidal_encoding(int(max(positions)) + 1, d)[positions]
+    return attention(q + pe, k + pe, v)
 '''),
     # Exercise 5: the ALiBi bias
     dict(exercise="ex5", kind="wrong sign (rewards distance)", expect="rewards distance",
@@ -280,5 +399,45 @@ MISTAKES = [
          code='''def my_alibi_bias(n_heads, T):
     i, j = np.indices((T, T))
     return -0.5 * np.maximum(i - j, 0)
+'''),
+    dict(exercise="ex5", kind="calls alibi_bias",
+         expect="build the slopes and the distances yourself",
+         code='''from helpers.positions import alibi_bias
+
+
+def my_alibi_bias(n_heads, T):
+    return alibi_bias(n_heads, T)
+'''),
+    dict(exercise="ex5", kind="slopes 2^(-8/h)", expect="you used -8/h",
+         code='''def my_alibi_bias(n_heads, T):
+    slopes = 2.0 ** (-8 / np.arange(1, n_heads + 1))
+    i, j = np.indices((T, T))
+    return -slopes[:, None, None] * np.maximum(i - j, 0)
+'''),
+    dict(exercise="ex5", kind="slopes halving from 8/H (unlisted)",
+         expect="the slope of head index",
+         code='''def my_alibi_bias(n_heads, T):
+    slopes = 8 / n_heads * 0.5 ** np.arange(1, n_heads + 1)
+    i, j = np.indices((T, T))
+    return -slopes[:, None, None] * np.maximum(i - j, 0)
+'''),
+    dict(exercise="ex5", kind="distance off by one (unlisted)", expect="the diagonal is 0",
+         code='''def my_alibi_bias(n_heads, T):
+    slopes = 2.0 ** (-8 * np.arange(1, n_heads + 1) / n_heads)
+    i, j = np.indices((T, T))
+    return -slopes[:, None, None] * np.where(j <= i, i - j + 1, 0)
+'''),
+    dict(exercise="ex5", kind="causal mask baked in as -inf", expect="mask baked into the bias",
+         code='''def my_alibi_bias(n_heads, T):
+    slopes = 2.0 ** (-8 * np.arange(1, n_heads + 1) / n_heads)
+    i, j = np.indices((T, T))
+    return np.where(j <= i, -slopes[:, None, None] * (i - j), -np.inf)
+'''),
+    dict(exercise="ex5", kind="squared distance (unlisted)",
+         expect="not proportional to the distance",
+         code='''def my_alibi_bias(n_heads, T):
+    slopes = 2.0 ** (-8 * np.arange(1, n_heads + 1) / n_heads)
+    i, j = np.indices((T, T))
+    return -slopes[:, None, None] * np.maximum(i - j, 0) ** 2
 '''),
 ]
