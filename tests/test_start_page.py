@@ -1,0 +1,36 @@
+"""A newcomer's first minutes: `jupyter lab` opens START.ipynb, which says where to begin."""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+from notebook_files import ROOT, read
+
+CONFIG = Path("etc/jupyter/jupyter_server_config.d/attention-course.json")
+KERNEL_CONFIG = Path("etc/ipython/ipython_kernel_config.json")
+
+
+def test_the_start_page_links_every_lesson_and_its_exercises_in_order():
+    text = read(ROOT / "START.ipynb").cells[0].source
+    links = re.findall(r"\]\(((?:notebooks|exercises)/[^)]+)\)", text)
+    for link in links:
+        assert (ROOT / link).exists(), f"START.ipynb links to {link}, which does not exist"
+    lessons = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+    assert [link for link in links if link.startswith("notebooks/")][:len(lessons)] == [
+        f"notebooks/{name}" for name in lessons]
+    assert {f"exercises/{name}" for name in lessons} <= set(links)
+
+
+def test_jupyter_lab_is_configured_to_open_the_start_page():
+    config = json.loads((ROOT / "jupyter-config" / CONFIG).read_text())
+    url = config["LabApp"]["default_url"]
+    assert url == "/lab/tree/START.ipynb" and (ROOT / "START.ipynb").exists()
+
+
+def test_the_settings_are_installed_into_this_environment():
+    """requirements.txt installs jupyter-config; a stale or missing copy would go unseen."""
+    for rel in (CONFIG, KERNEL_CONFIG):
+        installed = Path(sys.prefix) / rel
+        assert installed.exists(), f"{installed} missing: python -m pip install -r requirements.txt"
+        assert installed.read_text() == (ROOT / "jupyter-config" / rel).read_text()
