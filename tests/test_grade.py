@@ -681,3 +681,8 @@ def test_the_watchdog_stops_a_run_that_makes_no_progress(tmp_path):
 def _toy_lesson(tmp_path):
     _write(tmp_path / "99_toy.ipynb", TOY)
     return grade.load_lesson(tmp_path / "99_toy.ipynb")
+
+
+def test_kernel_starts_leave_no_tcp_warning_in_the_graders_output(toy):
+    """Issue 10: each kernel start used to log ipykernel's unencrypted-TCP warning."""
+    assert "without encryption" not in toy["stderr"] + toy["stdout"]
