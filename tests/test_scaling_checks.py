@@ -5,6 +5,7 @@ import pytest
 import torch
 from check_contract import contract_tests
 
+from helpers.attention import softmax
 from helpers.checks import scaling
 from helpers.scaling import row_weights, sample_qk
 
@@ -55,6 +56,75 @@ def entropy_xlogy(p):
     return -torch.special.xlogy(p, p).sum(dim=-1)
 
 
+def variance_features_first(d_k, n_samples, rng):
+    q = rng.standard_normal((d_k, n_samples))  # features on axis 0 this time
+    k = rng.standard_normal((d_k, n_samples))
+    return np.var((q * k).sum(axis=0))
+
+
+def variance_in_chunks(d_k, n_samples, rng):
+    dots = []
+    for start in range(0, n_samples, 3_000):
+        n = min(3_000, n_samples - start)
+        dots.append(np.einsum("nd,nd->n", rng.normal(size=(n, d_k)), rng.normal(size=(n, d_k))))
+    return np.concatenate(dots).var()
+
+
+def variance_torch_from_rng(d_k, n_samples, rng):
+    q = torch.from_numpy(rng.standard_normal((n_samples, d_k)))
+    k = torch.from_numpy(rng.standard_normal((n_samples, d_k)))
+    return (q * k).sum(dim=1).var(unbiased=False)  # a 0-d tensor is one number
+
+
+def variance_second_moment(d_k, n_samples, rng):
+    dots = (rng.standard_normal((n_samples, d_k)) * rng.standard_normal((n_samples, d_k))).sum(1)
+    return float(np.mean(dots**2))  # E[(q·k)²] = Var(q·k), since the mean is 0
+
+
+def head_scores_loop(q, k):
+    return np.stack([q[h] @ k[h].T for h in range(q.shape[0])]) / np.sqrt(q.shape[-1])
+
+
+def head_scores_scale_q_first(q, k):
+    q = q / q.shape[-1] ** 0.5  # a new array: the input stays untouched
+    return q @ k.transpose(0, 2, 1)
+
+
+def saturation_all_then_pick(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    means = []
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows=n_rows, n_keys=n_keys, seed=seed)
+        means.append(softmax(np.einsum("rd,rjd->rj", q, k)).max(axis=-1).mean())
+    return next((d for d, m in zip(d_ks, means, strict=True) if m > threshold), None)
+
+
+def softmax_t_by_hand(scores, tau):
+    s = np.asarray(scores) / tau
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def softmax_t_global_max(scores, tau):
+    s = scores / tau
+    e = np.exp(s - s.max())  # the whole array's max: fine here, no row underflows
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def softmax_t_power(scores, tau):
+    w = softmax(scores) ** (1 / tau)  # softmax(s)^(1/tau), renormalised, is softmax(s / tau)
+    return w / w.sum(axis=-1, keepdims=True)
+
+
+def entropy_masked_where(p):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(p > 0, -p * np.log(p), 0.0).sum(axis=-1)
+
+
+def entropy_log_of_inverse(p):
+    safe = np.where(p > 0, p, 1.0)
+    return (p * np.log(1 / safe)).sum(axis=-1)
+
+
 # Right answers written other ways than the solutions (torch, einsum, nansum, xlogy).
 OTHER_CORRECT_ANSWERS = [
     (scaling.check_measure_dot_variance, variance_one_draw),
@@ -65,6 +135,18 @@ OTHER_CORRECT_ANSWERS = [
     (scaling.check_softmax_temperature, softmax_t_torch),
     (scaling.check_entropy, entropy_nansum),
     (scaling.check_entropy, entropy_xlogy),
+    (scaling.check_measure_dot_variance, variance_features_first),
+    (scaling.check_measure_dot_variance, variance_in_chunks),
+    (scaling.check_measure_dot_variance, variance_torch_from_rng),
+    (scaling.check_measure_dot_variance, variance_second_moment),
+    (scaling.check_head_scores, head_scores_loop),
+    (scaling.check_head_scores, head_scores_scale_q_first),
+    (scaling.check_saturation_point, saturation_all_then_pick),
+    (scaling.check_softmax_temperature, softmax_t_by_hand),
+    (scaling.check_softmax_temperature, softmax_t_global_max),
+    (scaling.check_softmax_temperature, softmax_t_power),
+    (scaling.check_entropy, entropy_masked_where),
+    (scaling.check_entropy, entropy_log_of_inverse),
 ]
 test_right_answer_passes, test_stub_propagates = contract_tests(OTHER_CORRECT_ANSWERS)
 
@@ -75,3 +157,13 @@ def test_memory_blowup_is_explained():
 
     with pytest.raises(AssertionError, match=r"q @ k\.T"):
         scaling.check_measure_dot_variance(all_pairs)
+
+
+def test_every_diagnosis_id_is_namespaced():
+    """Anticipated mistakes carry ids "scaling.<kebab-case>", each a stable name."""
+    import re
+    from pathlib import Path
+
+    source = Path(scaling.__file__).read_text(encoding="utf-8")
+    ids = re.findall(r'"(scaling\.[^"<]+)"', source)
+    assert ids and all(re.fullmatch(r"scaling\.[a-z0-9]+(-[a-z0-9]+)*", i) for i in ids), ids

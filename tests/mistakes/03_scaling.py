@@ -60,6 +60,51 @@ MISTAKES = [
     k = rng.standard_normal((n_samples, d_k))
     return (q * k).sum(axis=1)
 '''),
+    dict(exercise="ex1", kind="summed over the samples", expect="axis 0",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.var((q * k).sum(axis=0)))
+'''),
+    dict(exercise="ex1", kind="variance per feature", expect="one value per feature",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return np.var(q * k, axis=0)
+'''),
+    dict(exercise="ex1", kind="mean instead of variance", expect="mean of q·k",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.mean((q * k).sum(axis=1)))
+'''),
+    dict(exercise="ex1", kind="components of standard deviation 2", expect="wrong factor",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.normal(0.0, 2.0, size=(n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.var((q * k).sum(axis=1)))
+'''),
+    dict(exercise="ex1", kind="torch global generator", expect="global random state",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    import torch
+    q = torch.randn(n_samples, d_k, dtype=torch.float64)
+    k = torch.randn(n_samples, d_k, dtype=torch.float64)
+    return float((q * k).sum(dim=1).var())
+'''),
+    dict(exercise="ex1", kind="a generator kept between calls", expect="different results",
+         code='''_gen = np.random.default_rng(123)
+
+def measure_dot_variance(d_k, n_samples, rng):
+    q = _gen.standard_normal((n_samples, d_k))
+    k = _gen.standard_normal((n_samples, d_k))
+    return float(np.var((q * k).sum(axis=1)))
+'''),
+    dict(exercise="ex1", kind="variance of the squared dot products", expect="grow like d_k^",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.var((q * k).sum(axis=1) ** 2))
+'''),
     # ---------------------------------------------------------------- ex2 head scores
     dict(exercise="ex2", kind="missing scale", expect="forgot the scale",
          code='''def head_scores(q, k):
@@ -97,6 +142,31 @@ MISTAKES = [
     dict(exercise="ex2", kind="k.T on a 3-D array", expect="reverses all three axes",
          code='''def head_scores(q, k):
     return q @ k.T / math.sqrt(q.shape[-1])
+'''),
+    dict(exercise="ex2", kind="rounded square root", expect="rounded the square root",
+         code='''def head_scores(q, k):
+    return q @ np.swapaxes(k, -1, -2) / math.isqrt(q.shape[-1])
+'''),
+    dict(exercise="ex2", kind="divided by sqrt(H)", expect="number of heads",
+         code='''def head_scores(q, k):
+    return q @ np.swapaxes(k, -1, -2) / math.sqrt(q.shape[0])
+'''),
+    dict(exercise="ex2", kind="hard-coded head width 16", expect="earlier case of another size",
+         code='''def head_scores(q, k):
+    return q @ np.swapaxes(k, -1, -2) / 4.0
+'''),
+    dict(exercise="ex2", kind="einsum summed over the keys", expect="has no",
+         code='''def head_scores(q, k):
+    return np.einsum("htd,hsd->ht", q, k) / math.sqrt(q.shape[-1])
+'''),
+    dict(exercise="ex2", kind="keys in reverse order", expect="reversed along",
+         code='''def head_scores(q, k):
+    return q @ np.swapaxes(k[:, ::-1], -1, -2) / math.sqrt(q.shape[-1])
+'''),
+    dict(exercise="ex2", kind="scaled q in place", expect="in place",
+         code='''def head_scores(q, k):
+    q /= math.sqrt(q.shape[-1])
+    return q @ np.swapaxes(k, -1, -2)
 '''),
     # ---------------------------------------------------------------- ex3 saturation point
     dict(exercise="ex3", kind="scaled when told not to", expect="divided the scores by √d_k",
@@ -164,6 +234,64 @@ MISTAKES = [
             return float(m)
     return None
 '''),
+    dict(exercise="ex3", kind="ignores n_rows, n_keys and seed",
+         expect="ignored the function's own",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, 200, 16, 0)
+        weights = softmax(np.einsum("rd,rjd->rj", q, k))
+        if weights.max(axis=-1).mean() > threshold:
+            return d_k
+    return None
+'''),
+    dict(exercise="ex3", kind="returns the d_k before the crossing", expect="just before",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    previous = None
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        weights = softmax(np.einsum("rd,rjd->rj", q, k))
+        if weights.max(axis=-1).mean() > threshold:
+            return previous
+        previous = d_k
+    return None
+'''),
+    dict(exercise="ex3", kind="comparison the wrong way round", expect="below the threshold",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        weights = softmax(np.einsum("rd,rjd->rj", q, k))
+        if weights.max(axis=-1).mean() < threshold:
+            return d_k
+    return None
+'''),
+    dict(exercise="ex3", kind="0 instead of None", expect="asks for None",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        weights = softmax(np.einsum("rd,rjd->rj", q, k))
+        if weights.max(axis=-1).mean() > threshold:
+            return d_k
+    return 0
+'''),
+    dict(exercise="ex3", kind="returns whether it saturates", expect="not whether",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        weights = softmax(np.einsum("rd,rjd->rj", q, k))
+        if weights.max(axis=-1).mean() > threshold:
+            return True
+    return None
+'''),
+    dict(exercise="ex3", kind="returns every d_k above", expect="return one d_k",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    above = []
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        weights = softmax(np.einsum("rd,rjd->rj", q, k))
+        if weights.max(axis=-1).mean() > threshold:
+            above.append(d_k)
+    return above or None
+'''),
     # ---------------------------------------------------------------- ex4 temperature
     dict(exercise="ex4", kind="multiplied by tau", expect="multiplied the scores by tau",
          code='''def softmax_t(scores, tau):
@@ -185,6 +313,32 @@ MISTAKES = [
          code='''def softmax_t(scores, tau):
     e = np.exp(scores / tau)
     return e / e.sum(axis=-1, keepdims=True)
+'''),
+    dict(exercise="ex4", kind="softmax over axis 1 of a batch", expect="axis 1",
+         code='''def softmax_t(scores, tau):
+    return softmax(scores / tau, axis=1)
+'''),
+    dict(exercise="ex4", kind="normalised by the whole array", expect="do not sum to 1",
+         code='''def softmax_t(scores, tau):
+    e = np.exp(scores / tau - np.max(scores / tau))
+    return e / e.sum()
+'''),
+    dict(exercise="ex4", kind="subtracted tau", expect="constant shift",
+         code='''def softmax_t(scores, tau):
+    return softmax(scores - tau, axis=-1)
+'''),
+    dict(exercise="ex4", kind="divided by tau twice", expect="tau²",
+         code='''def softmax_t(scores, tau):
+    return softmax(scores / tau / tau, axis=-1)
+'''),
+    dict(exercise="ex4", kind="divided the scores in place", expect="in place",
+         code='''def softmax_t(scores, tau):
+    scores /= tau
+    return softmax(scores, axis=-1)
+'''),
+    dict(exercise="ex4", kind="weights raised to 1/tau, not renormalised", expect="do not sum to 1",
+         code='''def softmax_t(scores, tau):
+    return softmax(scores, axis=-1) ** (1 / tau)
 '''),
     # ---------------------------------------------------------------- ex5 entropy
     dict(exercise="ex5", kind="0 log 0 gives NaN", expect="0·log 0",
@@ -210,5 +364,34 @@ MISTAKES = [
          code='''def softmax_entropy(p):
     logs = np.log(np.where(p > 0, p, 1.0))
     return -(p * logs).sum(axis=0)
+'''),
+    dict(exercise="ex5", kind="eps inside the log", expect="inside the log",
+         code='''def softmax_entropy(p):
+    return -(p * np.log(p + 1e-3)).sum(axis=-1)
+'''),
+    dict(exercise="ex5", kind="summed over the whole array", expect="whole array",
+         code='''def softmax_entropy(p):
+    logs = np.log(np.where(p > 0, p, 1.0))
+    return -(p * logs).sum()
+'''),
+    dict(exercise="ex5", kind="keepdims", expect="one entropy per distribution",
+         code='''def softmax_entropy(p):
+    logs = np.log(np.where(p > 0, p, 1.0))
+    return -(p * logs).sum(axis=-1, keepdims=True)
+'''),
+    dict(exercise="ex5", kind="log base 10", expect="base 10",
+         code='''def softmax_entropy(p):
+    logs = np.log10(np.where(p > 0, p, 1.0))
+    return -(p * logs).sum(axis=-1)
+'''),
+    dict(exercise="ex5", kind="hard-coded axis 1", expect="axis 1",
+         code='''def softmax_entropy(p):
+    p = np.atleast_2d(p)
+    logs = np.log(np.where(p > 0, p, 1.0))
+    return -(p * logs).sum(axis=1)
+'''),
+    dict(exercise="ex5", kind="logs not weighted by p", expect="uniform row",
+         code='''def softmax_entropy(p):
+    return -np.log(np.where(p > 0, p, 1.0)).sum(axis=-1)
 '''),
 ]

@@ -31,6 +31,35 @@ MISTAKES = [
          code='''def my_causal_mask(T):
     return np.tril(np.ones((T, T)))
 '''),
+    dict(exercise="ex1", kind="hard-coded T", expect="hard-coded",
+         code='''def my_causal_mask(T):
+    return np.tril(np.ones((5, 5), dtype=bool))
+'''),
+    dict(exercise="ex1", kind="calls the reference", expect="calls causal_mask",
+         code='''def my_causal_mask(T):
+    return causal_mask(T)
+'''),
+    dict(exercise="ex1", kind="one future key too many", expect="future",
+         code='''def my_causal_mask(T):
+    return np.tril(np.ones((T, T), dtype=bool), k=1)
+'''),
+    dict(exercise="ex1", kind="a window of 3, not the whole past", expect="blocks column",
+         code='''def my_causal_mask(T):
+    i, j = np.indices((T, T))
+    return (j <= i) & (i - j < 3)
+'''),
+    dict(exercise="ex1", kind="triangle flipped upside down", expect="flipped",
+         code='''def my_causal_mask(T):
+    return np.tril(np.ones((T, T), dtype=bool))[::-1]
+'''),
+    dict(exercise="ex1", kind="int 0/1 instead of bool", expect="make them booleans",
+         code='''def my_causal_mask(T):
+    return np.tril(np.ones((T, T), dtype=int))
+'''),
+    dict(exercise="ex1", kind="only the diagonal", expect="only the diagonal",
+         code='''def my_causal_mask(T):
+    return np.eye(T, dtype=bool)
+'''),
     # Exercise 2: masked attention weights
     dict(exercise="ex2", kind="masking after softmax", expect="masking after softmax",
          code='''def masked_weights(scores, mask):
@@ -57,6 +86,29 @@ MISTAKES = [
          code='''def masked_weights(scores, mask):
     return softmax(scores + additive_bias(mask), axis=-2)
 '''),
+    dict(exercise="ex2", kind="a finite penalty", expect="exactly 0",
+         code='''def masked_weights(scores, mask):
+    return softmax(np.where(mask, scores, -10.0), axis=-1)
+'''),
+    dict(exercise="ex2", kind="exp without the max", expect="±1000",
+         code='''def masked_weights(scores, mask):
+    e = np.exp(scores) * mask
+    return e / e.sum(axis=-1, keepdims=True)
+'''),
+    dict(exercise="ex2", kind="the max of the whole array", expect="nan or inf",
+         code='''def masked_weights(scores, mask):
+    e = np.exp(scores - scores.max()) * mask
+    return e / e.sum(axis=-1, keepdims=True)
+'''),
+    dict(exercise="ex2", kind="divided by the number of allowed keys", expect="sums to",
+         code='''def masked_weights(scores, mask):
+    return softmax(scores, axis=-1) * mask / mask.sum(axis=-1, keepdims=True)
+'''),
+    dict(exercise="ex2", kind="normalised over the whole array", expect="sums to",
+         code='''def masked_weights(scores, mask):
+    e = np.exp(scores + additive_bias(mask) - scores.max(axis=-1, keepdims=True))
+    return e / e.sum()
+'''),
     # Exercise 3: the reversed causal mask, on purpose
     dict(exercise="ex3", kind="wrote the correct mask", expect="on purpose",
          code='''def reversed_causal_mask(T):
@@ -69,6 +121,30 @@ MISTAKES = [
     dict(exercise="ex3", kind="flipped left-right", expect="flipped",
          code='''def reversed_causal_mask(T):
     return np.fliplr(np.tril(np.ones((T, T), dtype=bool)))
+'''),
+    dict(exercise="ex3", kind="flipped upside down", expect="upside down",
+         code='''def reversed_causal_mask(T):
+    return np.flipud(np.tril(np.ones((T, T), dtype=bool)))
+'''),
+    dict(exercise="ex3", kind="hard-coded T", expect="hard-coded",
+         code='''def reversed_causal_mask(T):
+    return np.triu(np.ones((5, 5), dtype=bool))
+'''),
+    dict(exercise="ex3", kind="float instead of bool", expect="boolean",
+         code='''def reversed_causal_mask(T):
+    return np.triu(np.ones((T, T)))
+'''),
+    dict(exercise="ex3", kind="keeps everything", expect="in the past",
+         code='''def reversed_causal_mask(T):
+    return np.ones((T, T), dtype=bool)
+'''),
+    dict(exercise="ex3", kind="only the diagonal", expect="in the future",
+         code='''def reversed_causal_mask(T):
+    return np.eye(T, dtype=bool)
+'''),
+    dict(exercise="ex3", kind="one past key too many", expect="in the past",
+         code='''def reversed_causal_mask(T):
+    return np.triu(np.ones((T, T), dtype=bool), k=-1)
 '''),
     # Exercise 4: the leakage test
     dict(exercise="ex4", kind="detector never fires", expect="never fires",
@@ -112,6 +188,71 @@ MISTAKES = [
     changed[-1] += eps
     return np.abs(attend(changed) - attend(x)).max()
 '''),
+    dict(exercise="ex4", kind="loop stops one short", expect="stop one short",
+         code='''def reads_future(attend, x, eps=1.0):
+    base = attend(x)
+    for j in range(1, len(x) - 1):
+        changed = x.copy()
+        changed[j] += eps
+        if not np.allclose(attend(changed)[:j], base[:j]):
+            return True
+    return False
+'''),
+    dict(exercise="ex4", kind="compares only the output just before j", expect="just before j",
+         code='''def reads_future(attend, x, eps=1.0):
+    base = attend(x)
+    for j in range(1, len(x)):
+        changed = x.copy()
+        changed[j] += eps
+        if not np.allclose(attend(changed)[j - 1], base[j - 1]):
+            return True
+    return False
+'''),
+    dict(exercise="ex4", kind="compares output j too", expect="compare output j too",
+         code='''def reads_future(attend, x, eps=1.0):
+    base = attend(x)
+    for j in range(1, len(x)):
+        changed = x.copy()
+        changed[j] += eps
+        if not np.allclose(attend(changed)[:j + 1], base[:j + 1]):
+            return True
+    return False
+'''),
+    dict(exercise="ex4", kind="perturbs a feature column", expect="several tokens at once",
+         code='''def reads_future(attend, x, eps=1.0):
+    base = attend(x)
+    for j in range(1, len(x)):
+        changed = x.copy()
+        changed[:, j] += eps
+        if not np.allclose(attend(changed)[:j], base[:j]):
+            return True
+    return False
+'''),
+    dict(exercise="ex4", kind="changes x in place", expect="in place",
+         code='''def reads_future(attend, x, eps=1.0):
+    base = attend(x)
+    for j in range(1, len(x)):
+        x[j] += eps
+        if not np.allclose(attend(x)[:j], base[:j]):
+            return True
+    return False
+'''),
+    dict(exercise="ex4", kind="perturbs only token 1", expect="only token 1",
+         code='''def reads_future(attend, x, eps=1.0):
+    changed = x.copy()
+    changed[1] += eps
+    return not np.allclose(attend(changed)[:1], attend(x)[:1])
+'''),
+    dict(exercise="ex4", kind="the change never reaches the layer", expect="never reached",
+         code='''def reads_future(attend, x, eps=1.0):
+    base = attend(x)
+    for j in range(1, len(x)):
+        changed = x.copy()
+        x_j = changed[j] + eps
+        if not np.allclose(attend(changed)[:j], base[:j]):
+            return True
+    return False
+'''),
     # Exercise 5: padding combined with causal
     dict(exercise="ex5", kind="masking queries instead of keys",
          expect="masking queries instead of keys",
@@ -144,6 +285,42 @@ MISTAKES = [
          code='''def batch_mask(lengths, T, causal):
     return padding_mask(lengths, T)
 '''),
+    dict(exercise="ex5", kind="length off by one", expect="off-by-one",
+         code='''def batch_mask(lengths, T, causal):
+    keys = (np.arange(T)[None, :] <= np.asarray(lengths)[:, None])[:, None, :]
+    allowed = keys & causal_mask(T) if causal else keys
+    return np.broadcast_to(allowed, (len(lengths), T, T))
+'''),
+    dict(exercise="ex5", kind="max(lengths) as T", expect="max(lengths)",
+         code='''def batch_mask(lengths, T, causal):
+    T = int(max(lengths))
+    keys = padding_mask(lengths, T)[:, None, :]
+    allowed = keys & causal_mask(T) if causal else keys
+    return np.broadcast_to(allowed, (len(lengths), T, T))
+'''),
+    dict(exercise="ex5", kind="not broadcast", expect="broadcast to",
+         code='''def batch_mask(lengths, T, causal):
+    keys = padding_mask(lengths, T)[:, None, :]
+    return keys & causal_mask(T) if causal else keys
+'''),
+    dict(exercise="ex5", kind="hard-coded lengths", expect="hard-coded",
+         code='''def batch_mask(lengths, T, causal):
+    keys = padding_mask([5, 3, 1], 5)[:, None, :]
+    allowed = keys & causal_mask(5) if causal else keys
+    return np.broadcast_to(allowed, (3, 5, 5))
+'''),
+    dict(exercise="ex5", kind="reversed causal triangle", expect="later key",
+         code='''def batch_mask(lengths, T, causal):
+    keys = padding_mask(lengths, T)[:, None, :]
+    allowed = keys & causal_mask(T).T if causal else keys
+    return np.broadcast_to(allowed, (len(lengths), T, T))
+'''),
+    dict(exercise="ex5", kind="int instead of bool", expect="boolean",
+         code='''def batch_mask(lengths, T, causal):
+    keys = padding_mask(lengths, T)[:, None, :]
+    allowed = keys & causal_mask(T) if causal else keys
+    return np.broadcast_to(allowed, (len(lengths), T, T)).astype(int)
+'''),
     # Exercise 6: a query with no allowed key
     dict(exercise="ex6", kind="calls attention on the raw mask", expect="no allowed key",
          code='''def safe_attention(q, k, v, mask):
@@ -166,5 +343,38 @@ MISTAKES = [
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(k.shape[-1])
     weights = np.nan_to_num(softmax(np.where(mask, scores, -np.inf)))
     return weights @ v, weights
+'''),
+    dict(exercise="ex6", kind="zeroes the weights, not the output", expect="output still reads",
+         code='''def safe_attention(q, k, v, mask):
+    dead = ~mask.any(axis=-1)
+    out, weights = attention(q, k, v, mask | dead[..., None])
+    return out, np.where(dead[..., None], 0.0, weights)
+'''),
+    dict(exercise="ex6", kind="returns (weights, out)", expect="in that order",
+         code='''def safe_attention(q, k, v, mask):
+    dead = ~mask.any(axis=-1)
+    out, weights = attention(q, k, v, mask | dead[..., None])
+    return np.where(dead[..., None], 0.0, weights), np.where(dead[..., None], 0.0, out)
+'''),
+    dict(exercise="ex6", kind="uniform weights for the dead rows", expect="uniform weights",
+         code='''def safe_attention(q, k, v, mask):
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(k.shape[-1])
+    dead = ~mask.any(axis=-1)
+    scores = np.where(dead[..., None], 0.0, np.where(mask, scores, -np.inf))
+    weights = softmax(scores)
+    return weights @ v, weights
+'''),
+    dict(exercise="ex6", kind="unmasks every row", expect="must equal attention()",
+         code='''def safe_attention(q, k, v, mask):
+    dead = ~mask.any(axis=-1)
+    out, weights = attention(q, k, v, np.ones_like(mask))
+    return np.where(dead[..., None], 0.0, out), np.where(dead[..., None], 0.0, weights)
+'''),
+    dict(exercise="ex6", kind="NaN weights left in place", expect="nan",
+         code='''def safe_attention(q, k, v, mask):
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(k.shape[-1])
+    with np.errstate(invalid="ignore"):
+        weights = softmax(np.where(mask, scores, -np.inf))
+    return np.nan_to_num(weights @ v), weights
 '''),
 ]
