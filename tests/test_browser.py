@@ -231,13 +231,14 @@ class Lesson(NamedTuple):
     name: str
     page: object  # playwright Page
     blocked: list[str]  # requests for anything but our JupyterLab: recorded, then refused
+    folded_on_open: list[str]  # what each folded output showed before anything ran
 
 
 def open_lesson(url: str, browser, name: str) -> Lesson:
     """A new page showing lesson `name` in JupyterLab (its kernel may still be starting)."""
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     page.set_default_timeout(UI_TIMEOUT_MS)
-    lesson = Lesson(Path(name).stem, page, [])
+    lesson = Lesson(Path(name).stem, page, [], [])
 
     def offline(route):  # the course must work without a network
         if route.request.url.startswith(url):
@@ -285,10 +286,51 @@ def running(lab):
     url, browser = lab
     lessons = {lesson.name: lesson for lesson in (open_lesson(url, browser, n) for n in LESSONS)}
     for lesson in lessons.values():
+        lesson.page.wait_for_selector(".jp-CodeCell")
+        lesson.folded_on_open.extend(lesson.page.locator(FOLDED).all_inner_texts())
         start_run_all(lesson)
     yield lessons
     for lesson in lessons.values():
         lesson.page.close()
+
+
+FOLDED = ".jp-OutputPlaceholder"  # JupyterLab's stand-in for an output stored folded
+
+
+def assert_predictions_were_folded_then_shown(lesson: Lesson) -> None:
+    """Issue 10: a Predict, then run answer shows no output on open, and shows it once run."""
+    import nbformat
+
+    nb = nbformat.read(ROOT / "notebooks" / f"{lesson.name}.ipynb", as_version=4)
+    n_predict = sum("predict" in c.metadata.get("tags", []) for c in nb.cells)
+    assert n_predict, f"{lesson.name} has no cell tagged predict"
+    assert len(lesson.folded_on_open) == n_predict, lesson.folded_on_open
+    assert all(t.strip().startswith("Answer:") for t in lesson.folded_on_open), (
+        f"a folded answer shows more than its label: {lesson.folded_on_open}")
+    assert lesson.page.locator(FOLDED).count() == 0, "an answer stayed folded after Run All"
+
+
+GLYPH_JS = r"""(ch) => {
+    // Draw ch and a code point no font has (a private-use one): a missing glyph draws
+    // the same empty box, a real one does not.
+    const draw = (text) => {
+        const c = document.createElement('canvas');
+        c.width = 64; c.height = 64;
+        const g = c.getContext('2d');
+        g.font = '40px sans-serif';
+        g.fillText(text, 8, 48);
+        return Array.from(g.getImageData(0, 0, 64, 64).data);
+    };
+    const a = draw(ch), tofu = draw('\u{10FFFD}');
+    return a.some((v, i) => v !== tofu[i]) && a.some(v => v !== 0);
+}"""
+
+
+def assert_chinese_renders(lesson: Lesson) -> None:
+    """Issue 10: 我 is drawn with a real glyph, not an empty box (CI installs fonts-noto-cjk)."""
+    assert lesson.page.evaluate(GLYPH_JS, "我"), (
+        "我 renders as an empty box: install a CJK font (apt-get install fonts-noto-cjk)")
+    assert lesson.page.get_by_text("我", exact=False).count() > 0, "the lesson shows no 我"
 
 
 def assert_no_errors(lesson: Lesson, when: str = "after Run All") -> None:
@@ -331,6 +373,7 @@ def test_lesson_03_scaling_explorer_in_jupyterlab(running):
     page = lesson.page
     wait_for_run_all(lesson)
     assert_no_errors(lesson)
+    assert_predictions_were_folded_then_shown(lesson)
     explorer = page.locator(".attention-explorer")
     assert explorer.count() == 1
     start = explorer_state(explorer)
@@ -356,11 +399,13 @@ def test_lesson_04_mask_explorer_in_jupyterlab(running):
     lesson = running["04_masks"]
     wait_for_run_all(lesson)
     assert_no_errors(lesson)
+    assert_predictions_were_folded_then_shown(lesson)
     page = lesson.page
     explorer = page.locator(".attention-explorer")
     assert explorer.count() == 1
     start = explorer_state(explorer)
     assert start[0].startswith("causal, 5 real tokens: no weight reads the future"), start[0]
+    assert_chinese_renders(lesson)
 
     explorer.get_by_role("button", name="reversed causal", exact=True).click()
     wait_for_change(explorer, start, r"^reversed causal, 5 real tokens: 10 weights read the future")
