@@ -1,6 +1,6 @@
 """The small worked examples the lessons and their checks share.
 
-WORKED_X, WQ, WK, WV: seed [000]'s single-head program, three tokens read as 我 爱 你, with
+WORKED_X, WQ, WK, WV: lesson 02's single-head program, three tokens read as 我 爱 你, with
 d_model = 4 and d_k = d_v = 2; projections written by hand so every number can be followed
 on paper.
 """

@@ -14,6 +14,12 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+# A "Predict, then run" prompt's answer is the output of the cells tagged `predict`: stored
+# folded (JupyterLab honours outputs_hidden; running the cell unfolds it). A folded output
+# still shows its first non-empty line, so such a cell's first output line is ANSWER_LINE.
+PREDICT_TAG = "predict"
+ANSWER_LINE = "Answer:"
+
 # A stored widget view can only say "Error displaying widget" when the notebook is reopened
 # (no widget state is saved), so it is dropped; the widget's text/plain line stays.
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -44,8 +50,27 @@ def execute_in_place(path: Path, *, timeout: int = 600) -> float:
     for cell in nb.cells:
         for output in cell.get("outputs", []):
             output.get("data", {}).pop(WIDGET_VIEW, None)
+        if PREDICT_TAG in cell.metadata.get("tags", []):
+            cell.metadata.setdefault("jupyter", {})["outputs_hidden"] = True
     nbformat.write(nb, path)
     return seconds
+
+
+def folded_preview(cell) -> str | None:
+    """The text JupyterLab shows for a folded output: the first non-empty line of its first
+    output (JupyterLab's CodeCell.getOutputPlaceholderText), or None."""
+    if not cell.get("outputs"):
+        return None
+    first = cell.outputs[0]
+    if first.output_type == "stream":
+        text = first.text
+    else:
+        data = first.get("data", {})
+        kinds = ("text/html", "image/svg+xml", "text/markdown", "text/plain")
+        text = next((data[k] for k in kinds if isinstance(data.get(k), str)), None)
+    if text is None:
+        return None
+    return next((line for line in text.split("\n") if line != ""), None)
 
 
 def main(argv=None) -> int:

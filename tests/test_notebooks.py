@@ -1,8 +1,12 @@
-"""Every lesson follows the syllabus rules: goals, predictions, asserts, pictures, summary."""
+"""Every lesson has its parts: goals, predictions, asserts, pictures, summary, references."""
+
+import re
 
 import pytest
 
-from notebook_files import LESSONS, SOLUTIONS, ids, read
+from helpers.notebooks import ANSWER_LINE, PREDICT_TAG, folded_preview
+
+from notebook_files import EXERCISES, LESSONS, SOLUTIONS, ids, read
 
 ALL = LESSONS + SOLUTIONS
 
@@ -35,3 +39,44 @@ def test_committed_executed_without_errors(path):
             stderr = [o.text for o in cell.outputs if o.get("name") == "stderr"]
             assert not stderr, f"{cell.id} writes to stderr (a warning is a bug): {stderr}"
             assert not cell.source.lstrip().startswith("%"), f"{cell.id}: no magics, please"
+
+
+PRIVATE_SOURCES = re.compile(
+    r"\[00\d\]|\bseeds?\s*(\[|text|program|source|/)|the seed\b|syllabus|design\.md", re.I)
+
+
+@pytest.mark.parametrize("path", ALL + EXERCISES,
+                         ids=[f"{p.parent.name}/{p.stem}" for p in ALL + EXERCISES])
+def test_cites_only_what_a_reader_can_open(path):
+    """The course's private source notes and planning documents are never cited."""
+    for cell in read(path).cells:
+        found = PRIVATE_SOURCES.search(cell.source)
+        assert not found, f"{cell.get('id')}: {found.group(0)!r} points to a text learners lack"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=ids(LESSONS))
+def test_every_lesson_has_references(path):
+    prose = text_of(read(path), "markdown")
+    assert "## references" in prose.lower(), "a References section"
+    assert "http" in prose.split("## References", 1)[-1], "references a reader can open (links)"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=ids(LESSONS))
+def test_a_predictions_answer_stays_folded_until_its_cell_runs(path):
+    """Each "Predict, then run" prompt is followed by a cell tagged predict, stored folded,
+    whose folded preview (its first output line) gives nothing away."""
+    cells = read(path).cells
+    prompts = [i for i, c in enumerate(cells)
+               if c.cell_type == "markdown" and "predict, then run" in c.source.lower()]
+    assert prompts, "at least one Predict, then run prompt"
+    for i in prompts:
+        answers = [c for c in cells[i + 1:] if PREDICT_TAG in c.metadata.get("tags", [])]
+        assert answers and cells.index(answers[0]) < min(
+            [j for j in prompts if j > i] + [len(cells)]), (
+            f"the prompt in {cells[i].id} has no answer cell tagged {PREDICT_TAG!r}")
+    for cell in cells:
+        if PREDICT_TAG in cell.metadata.get("tags", []):
+            assert cell.metadata.get("jupyter", {}).get("outputs_hidden") is True, cell.id
+            assert folded_preview(cell) == ANSWER_LINE, (
+                f"{cell.id}: folded, JupyterLab still shows its first line "
+                f"{folded_preview(cell)!r}; make it {ANSWER_LINE!r}")
