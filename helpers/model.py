@@ -116,8 +116,10 @@ class TinyGPT(nn.Module):
         past, T = len(cache[0]), idx.shape[1]
         if past and self.mask != "causal":
             raise ValueError(
-                f"a KV cache is exact only with the causal mask; with mask={self.mask!r} a new "
-                "token changes what earlier positions read, so their keys and values go stale"
+                f"a KV cache is exact only with the causal mask; with mask={self.mask!r} "
+                + ("a new token changes what earlier positions compute, so their cached keys and "
+                   "values go stale" if self.mask == "none" else
+                   "the newest token reads only itself, so a cache would never be read")
             )
         x = self.tok(idx) + self.pos(torch.arange(past, past + T))  # (B, T, D)
         mask = torch.as_tensor(causal_mask(T).T) if self.mask == "reversed" else None
@@ -127,7 +129,8 @@ class TinyGPT(nn.Module):
 
 
 def _init_weights(module: nn.Module) -> None:
-    """Small normal weights (std 0.02) and zero biases, as GPT-2 does."""
+    """Small normal weights (std 0.02, GPT-2's) and zero biases; without GPT-2's 1/√(2L)
+    scaling of the residual projections or its tied input and output embeddings."""
     if isinstance(module, (nn.Linear, nn.Embedding)):
         nn.init.normal_(module.weight, std=0.02)
     if isinstance(module, nn.Linear) and module.bias is not None:

@@ -149,3 +149,13 @@ def test_errors():
         generate(reversed_model, [0], 5, use_cache=True)
     with pytest.raises(ValueError, match="at least one prompt id"):
         generate(model, [], 5)
+
+
+
+def test_a_cache_under_a_non_causal_mask_is_refused_with_the_right_reason():
+    """With no mask a cache goes stale; with the reversed mask it would never be read."""
+    for mask, why in (("none", "go stale"), ("reversed", "never be read")):
+        model = TinyGPT(20, **SMALL, mask=mask)
+        _, cache = model(torch.zeros(1, 3, dtype=torch.long))
+        with pytest.raises(ValueError, match=why):
+            model(torch.zeros(1, 1, dtype=torch.long), cache)
