@@ -281,3 +281,74 @@ def test_diagnoses_carry_ids():
     with pytest.raises(core.CheckFailed) as error:
         one_row.check_scaled_scores(lambda q, k: q @ k.T / k.shape[-1])
     assert error.value.diagnosis == "one_row.scaled-by-dk"
+
+
+# held-out answers (round 2) that are right and were refused: each must pass
+HELD_OUT_VALID_EX5 = [
+    '''import numpy as np
+
+
+def attention_output(q, k, v, mask=None):
+    s = np.einsum("id,jd->ij", q, k) / np.sqrt(k.shape[-1])
+    if mask is not None:
+        s = s + np.where(mask, 0.0, -np.inf)
+    s = s - s.max(axis=-1, keepdims=True)
+    e = np.exp(s)
+    weights = e / e.sum(axis=-1, keepdims=True)
+    return np.einsum("ij,jd->id", weights, v), weights
+''',
+    '''import numpy as np
+
+
+def attention_output(q, k, v, mask=None):
+    s = (q @ k.T) * (1.0 / np.sqrt(q.shape[1]))
+    if mask is None:
+        mask = np.ones(s.shape, dtype=bool)
+    s = s.copy()
+    s[~mask] = -np.inf
+    e = np.exp(s - s.max(axis=1)[:, None])
+    weights = e / e.sum(axis=1)[:, None]
+    out = weights @ v
+    return out, weights
+''',
+]
+
+
+@pytest.mark.parametrize("code", HELD_OUT_VALID_EX5, ids=["einsum and additive bias",
+                                                           "copy and boolean index"])
+def test_loop_rule_reads_the_code_not_a_stale_source(code, capsys):
+    """The loop rule must not read another cell's source that shares the answer's file name.
+
+    Cells run outside Jupyter share a file name ("ex5-answer"); linecache may then hold a
+    different cell's text, here one with a generator expression on the function's lines.
+    """
+    import linecache
+
+    filename = "<ex5-answer, stale source>"
+    stale = "".join(f"x = sum(i for i in range({n}))\n" for n in range(20))
+    linecache.cache[filename] = (len(stale), None, stale.splitlines(True), filename)
+    try:
+        namespace = {}
+        exec(compile(code, filename, "exec"), namespace)
+        one_row.check_attention_output(namespace["attention_output"])
+    finally:
+        linecache.cache.pop(filename, None)
+    assert "✔" in capsys.readouterr().out
+
+
+def test_a_loop_is_still_refused_without_source():
+    namespace = {}
+    exec(compile('''import numpy as np
+
+
+def attention_output(q, k, v, mask=None):
+    rows = [q[i] @ k.T / np.sqrt(k.shape[-1]) for i in range(len(q))]
+    s = np.array(rows)
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ v, w
+''', "<no source>", "exec"), namespace)
+    with pytest.raises(AssertionError, match="list comprehension"):
+        one_row.check_attention_output(namespace["attention_output"])

@@ -67,7 +67,7 @@ def test_answer_right_on_the_lesson_example_only_fails():
             return x @ w_q, x @ w_k, x @ w_v
         return x @ w_q, x @ w_k, x @ w_k  # V projected with W_K
 
-    with pytest.raises(AssertionError, match="wrong matrix"):
+    with pytest.raises(AssertionError, match="same weight matrix"):
         qkv.check_project_qkv(only_seed)
 
 

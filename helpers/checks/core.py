@@ -339,11 +339,30 @@ def _uses(fn, short: set[str], targets: dict, seen=None) -> set[str]:
     return found
 
 
-def _imports_in_source(fn, dotted: set[str]) -> set[str]:
+def _source_of(fn) -> str | None:
+    """fn's own source, or None when it is missing or belongs to something else.
+
+    A cell run outside Jupyter can share its file name with other cells; linecache (or
+    __main__'s loader) may then hand back another text for fn's line numbers.
+    """
     try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+        text = textwrap.dedent(inspect.getsource(fn))
+        tree = ast.parse(text)
     except (OSError, TypeError, SyntaxError):
+        return None
+    if fn.__name__ != "<lambda>":
+        first = tree.body[0] if tree.body else None
+        if not isinstance(first, (ast.FunctionDef, ast.AsyncFunctionDef)) or (
+                first.name != fn.__name__):
+            return None
+    return text
+
+
+def _imports_in_source(fn, dotted: set[str]) -> set[str]:
+    text = _source_of(fn)
+    if text is None:
         return set()
+    tree = ast.parse(text)
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:

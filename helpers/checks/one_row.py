@@ -11,16 +11,16 @@ one-hot weight row that picks one value), and last the comparison with the refer
 
 Rules: every exercise asks for a piece of attention written by hand, so the checks refuse
 the attention functions (and the score helper); exercise 2 also refuses every library
-softmax; exercise 5 ("without loops") refuses a loop in the function's own source. The loop
+softmax; exercise 5 ("without loops") refuses a loop in the function's own code. The loop
 rule (`_forbid_loops`) is this module's: core.forbid finds calls, not statements.
 """
 
 from __future__ import annotations
 
-import ast
-import inspect
+import dis
 import math
-import textwrap
+import sys
+import types
 
 import numpy as np
 
@@ -52,19 +52,34 @@ _BY_HAND = core.ATTENTION_FUNCTIONS + _SCORE_FUNCTIONS + (
 )
 
 
+_COMPREHENSIONS = {"<listcomp>": "a list comprehension", "<genexpr>": "a generator expression",
+                   "<dictcomp>": "a dict comprehension", "<setcomp>": "a set comprehension"}
+
+
+# from Python 3.12 on, a comprehension is compiled into the function's own code
+_OR_INLINED = " (or a comprehension)" if sys.version_info >= (3, 12) else ""
+
+
 def _forbid_loops(fn, *, name: str, why: str) -> None:
-    """Fail when fn's own source holds a for/while loop or a comprehension."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
-    except (OSError, TypeError, SyntaxError):
-        return  # no source to read (defined by exec): nothing to say
-    kinds = {ast.For: "a `for` loop", ast.While: "a `while` loop",
-             ast.ListComp: "a list comprehension", ast.GeneratorExp: "a generator expression",
-             ast.DictComp: "a dict comprehension", ast.SetComp: "a set comprehension"}
-    for node in ast.walk(tree):
-        for kind, label in kinds.items():
-            if isinstance(node, kind):
-                core.fail(f"{name}: your function uses {label}. {why}", "one_row.loop-used")
+    """Fail when fn's own code holds a for/while loop or a comprehension.
+
+    Read from the compiled code, not the source: the source of a function defined in a cell
+    may be missing or, when several cells share a file name, another cell's.
+    """
+    code = getattr(fn, "__code__", None)
+    stack = [code] if code is not None else []
+    while stack:
+        c = stack.pop()
+        label = _COMPREHENSIONS.get(c.co_name)
+        if label is None:
+            ops = {ins.opname for ins in dis.get_instructions(c)}
+            if "FOR_ITER" in ops:
+                label = "a `for` loop" + _OR_INLINED
+            elif any("BACKWARD" in op for op in ops):
+                label = "a `while` loop"
+        if label is not None:
+            core.fail(f"{name}: your function uses {label}. {why}", "one_row.loop-used")
+        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
 
 
 # ---------------------------------------------------------------- small shared pieces
@@ -184,6 +199,33 @@ def _order_kept(got, scores, name: str) -> None:
                       "matrix?", "one_row.order-not-kept")
 
 
+def _name_fixed_scale(got, raw, d_k: int, name: str) -> None:
+    """Fail when got is raw divided by a constant that is not √d_k but √n or n for a whole n.
+
+    A scale that ignores the input (√2 from the worked example, 8 from a d_k of 64) is the same
+    number in every case; here it is named as what it is, whatever code produced it.
+    """
+    if got.shape != raw.shape or not np.isfinite(got).all():
+        return
+    denom = float(np.sum(raw * raw))
+    if denom == 0:
+        return
+    c = float(np.sum(got * raw)) / denom
+    if c <= 0 or not _same(got, c * raw):
+        return
+    by = 1 / c
+    if math.isclose(by, math.sqrt(d_k), rel_tol=1e-6):
+        return
+    for n, shown in ((by * by, f"√{round(by * by)}"), (by, f"{round(by)}")):
+        if round(n) >= 1 and math.isclose(n, round(n), rel_tol=1e-6) and round(n) != d_k:
+            core.fail(f"{name}: you divided the scores by {shown} = {by:.4g}, but here the keys "
+                      f"have width d_k = {d_k}, so the scale is √d_k = {math.sqrt(d_k):.4g}. "
+                      "A fixed, hard-coded number (the worked example has d_k = 2) or a wrong "
+                      "width: read d_k from the keys, k.shape[-1], so the scale follows every "
+                      "input.",
+                      "one_row.scale-hard-coded")
+
+
 # ---------------------------------------------------------------- exercise 1
 
 
@@ -210,8 +252,9 @@ def check_scaled_scores(student_fn) -> None:
                    "√T_q": math.sqrt(t_q), "T_q": t_q}
         mistakes = [
             ("one_row.scale-missing",
-             f"you forgot the scale. Your scores are the plain dot products; divide them by "
-             f"√d_k = √{d_k} = {root:.4g}, the square root of the key width k.shape[-1]"
+             f"you forgot the scale: your scores are unscaled, the raw dot products q·k. "
+             f"Divide them by √d_k = √{d_k} = {root:.4g}, the square root of the key width "
+             f"k.shape[-1]"
              f"{_rounded_to_one(d_k)}.", raw),
             ("one_row.scaled-by-dk",
              f"you scaled by d_k = {d_k} instead of √d_k = {root:.4g}. The variance of q·k "
@@ -244,6 +287,7 @@ def check_scaled_scores(student_fn) -> None:
                     f"= {d_k} and √d_k = {root:.4g}. Keep the square root a float.",
                     raw / round(root)))
         _named_mistake(got, ref, mistakes, tag)
+        _name_fixed_scale(got, raw, d_k, tag)
         core.compare(got, ref, name=tag, axes=("T_q", "T_k"), sizes=sizes, factors=factors)
     core.passed("scaled_scores: q kᵀ / √d_k, shape (T_q, T_k), for d_k = 4, 6 and 5 "
                 "(√6 and √5 are not whole numbers) and T_q > T_k")
@@ -280,7 +324,13 @@ def check_stable_softmax(student_fn) -> None:
                 for axis in range(s.ndim - 1)
             ]
             exp = np.exp(s - s.max(axis=-1, keepdims=True))
+            low = np.exp(s - s.min(axis=-1, keepdims=True))
             mistakes += [
+                ("one_row.softmax-row-min",
+                 "you subtracted each row's minimum instead of its maximum: then the largest "
+                 "exponent is max − min, which overflows on a wide row, and a row holding -inf "
+                 "gives -inf − (-inf) = NaN. Subtract the row max (min instead of max is the "
+                 "mistake): every exponent is then ≤ 0.", low / low.sum(axis=-1, keepdims=True)),
                 ("one_row.softmax-not-normalised",
                  "your rows do not sum to 1: you returned exp(s - max) without dividing by "
                  "each row's sum.", exp),
@@ -342,7 +392,9 @@ def check_weighted_sum(student_fn) -> None:
     v2 = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
     w3 = softmax(_rand(17, 4, 2))  # (T_q=4, T_k=2): more queries than keys
     v3 = np.round(_rand(18, 2, 5), 2)  # d_v = 5
-    cases = [(w1, v1), (w2, v2), (w3, v3)]
+    # square weights first (weights.T @ v runs there and is named), then more queries than
+    # keys (a loop over the keys' count for the queries is named), then more keys than queries
+    cases = [(w2, v2), (w3, v3), (w1, v1)]
     got_all = []
     for n, (w, v) in enumerate(cases, 1):
         t_q, t_k = w.shape
@@ -365,12 +417,33 @@ def check_weighted_sum(student_fn) -> None:
              "your output is transposed, shape (d_v, T_q). Row i of the output belongs to "
              "query i: the result is (T_q, d_v).", ref.T),
         ]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mistakes.append((
+                "one_row.weights-renormalised",
+                "you normalised the weights again, over their columns (axis 0, the queries): "
+                "they already sum to 1 along each row, so renormalising them changes them. "
+                "Use the weights as they are.", (w / w.sum(axis=0, keepdims=True)) @ v))
         if t_q == t_k:
             mistakes.append(("one_row.sum-over-queries",
-                             "you summed over the wrong axis (the weights' columns): output_i "
-                             "must mix the values with ROW i of the weights, the weights query "
-                             "i gives each key.", w.T @ v))
+                             "you used the weights transposed (the wrong axis): output_i mixed "
+                             "the values with COLUMN i of the weights, weights[j, i]. It must "
+                             "use ROW i, weights[i, j], the weights query i gives each key.",
+                             w.T @ v))
+        else:
+            mistakes += [
+                ("one_row.divided-by-t-k",
+                 f"you divided the weighted sum by the number of keys T_k = {t_k}: the "
+                 "weights already sum to 1 along each row, so Σ_j weights[i, j] v_j is "
+                 "already an average. Do not average again.", ref / t_k),
+                ("one_row.divided-by-t-q",
+                 f"you divided the weighted sum by the number of queries T_q = {t_q}: "
+                 "output_i = Σ_j weights[i, j] v_j, with no other factor.", ref / t_q),
+            ]
         _named_mistake(got, ref, mistakes, tag)
+        if got.ndim == 2 and got.shape[0] == t_k != t_q and got.shape[1:] == ref.shape[1:]:
+            core.fail(f"{tag}: your output has {t_k} rows, one per key (T_k = len(v)); it needs "
+                      f"one row per query, T_q = {t_q}, the number of rows of weights. Row i "
+                      "of the output belongs to query i.", "one_row.rows-per-key")
         _require_shape(got, ref, name=tag, axes=("T_q", "d_v"),
                        sizes=dict(T_q=t_q, T_k=t_k, d_v=v.shape[1]))
         got_all.append((tag, got, ref, t_q, t_k, v.shape[1]))
@@ -408,7 +481,7 @@ def _one_row_cases():
     return [
         ("worked example, row 0", q0, k0, v0, 0),
         ("worked example, row 2", q0, k0, v0, 2),
-        ("random, d_k = d_v = 3", _rand(11, 4, 3), _rand(12, 5, 3), _rand(13, 5, 3), 2),
+        ("random, d_k = d_v = 3", _rand(11, 5, 3), _rand(12, 5, 3), _rand(13, 5, 3), 2),
         ("random, d_k = 2, d_v = 5", _rand(14, 3, 2), _rand(15, 4, 2), _rand(16, 4, 5), 1),
         ("random, d_k = 5, d_v = 2, last row", _rand(32, 3, 5), _rand(33, 6, 5),
          _rand(34, 6, 2), 2),
@@ -476,6 +549,13 @@ def check_row_by_hand(student_fn) -> None:
                     f"you scaled by 1/{math.isqrt(d_k)}: √d_k rounded down to a whole number "
                     f"(math.isqrt or int(...)); √{d_k} = {root:.4g}.",
                     softmax(raw / math.isqrt(d_k))))
+        if q.shape[0] == t_k:
+            w_mistakes.append((
+                "one_row.column-of-scores",
+                f"your weights come from column i of the score matrix S: key i scored against "
+                f"every query (the queries against k[i]). Row i of S is query i against every "
+                f"key: the scores of q[{i}] against all of k, one per key.",
+                softmax(q @ k[i] / root)))
         if d_v == d_k:
             w_mistakes.append((
                 "one_row.kv-swapped",
@@ -531,7 +611,7 @@ def _output_cases():
     )  # (T_q=3, T_k=5), not triangular
     rng = np.random.default_rng(35)
     return [
-        ("no mask, d_k = d_v = 5", _rand(21, 3, 5), _rand(22, 4, 5), _rand(23, 4, 5), None),
+        ("no mask, d_k = d_v = 5", _rand(21, 3, 5), _rand(22, 6, 5), _rand(23, 6, 5), None),
         ("causal, T = 4", _rand(24, 4, 3), _rand(25, 4, 3), _rand(26, 4, 2), causal_mask(4)),
         ("a (3, 5) boolean mask", _rand(27, 3, 2), _rand(28, 5, 2), _rand(29, 5, 4), pad_mask),
         ("scores in the thousands, d_k = 3", rng.normal(size=(2, 3)) * 40,
@@ -586,12 +666,26 @@ def check_attention_output(student_fn) -> None:
                  "exp, and exp of a score in the thousands overflows to inf (inf / inf = NaN).",
                  _naive_softmax(_masked(s, mask))),
             ]
-            if math.isqrt(d_k) ** 2 != d_k and math.isqrt(d_k) > 1:
+            rounded = math.isqrt(d_k) ** 2 != d_k and math.isqrt(d_k) > 1
+            if rounded and math.isclose(math.isqrt(d_k), math.sqrt(t_k)):
+                w_mistakes.append((  # the same number two ways: name both
+                    "one_row.scale-rounded-or-t-k",
+                    f"you scaled by 1/{math.isqrt(d_k)}: that is either √T_k = √{t_k}, the "
+                    f"number of keys (k.shape[0]), or √d_k rounded down to a whole number "
+                    f"(√{d_k} = {root:.4g}). The scale is √d_k, the key width k.shape[-1], "
+                    "kept a float.", attention(q, k, v, mask, scale=1 / math.isqrt(d_k))[1]))
+            elif rounded:
                 w_mistakes.append((
                     "one_row.scale-rounded",
                     f"you scaled by 1/{math.isqrt(d_k)}: √d_k rounded down to a whole number; "
                     f"√{d_k} = {root:.4g}.",
                     attention(q, k, v, mask, scale=1 / math.isqrt(d_k))[1]))
+            if t_k != d_k:
+                w_mistakes.append((
+                    "one_row.scaled-by-t-k",
+                    f"you scaled by √T_k = √{t_k}, the number of keys (k.shape[0]): the scale "
+                    f"is √d_k = √{d_k}, the key width k.shape[-1], not the number of "
+                    "positions.", attention(q, k, v, mask, scale=1 / math.sqrt(t_k))[1]))
             if d_v == d_k:
                 w_mistakes.append((
                     "one_row.kv-swapped",

@@ -1,11 +1,14 @@
 """Checks for lesson 01, Q, K and V: three projections of one X.
 
 Each check calls the student's function (through `core.call`, so an input changed in place is
-named) on fixed inputs: first the seed program's x and weights, read as the tokens 我 爱 你, then
-random inputs of other sizes so that a hard-coded answer fails. Before comparing values, the
-projection checks probe what each output depends on (change one input, see which outputs
-move), so a wrong weight or a wrong sequence is named whatever code produced it; the split
-check feeds an arange so that the columns a wrong slice took can be read off.
+named) on fixed inputs: the seed program's x and weights, read as the tokens 我 爱 你, and
+random inputs of other sizes so that a hard-coded answer fails (exercise 1 starts with square
+weights of the seed's d_model, so that x @ w.T and the lesson's global W_Q run and are named
+rather than crash). Before comparing values, the projection checks probe what each output
+depends on (change one input, see which outputs move), so a wrong weight, a weight shared by
+two roles, a global weight, or a wrong sequence is named whatever code produced it; the fuse
+check names where each column came from; the split check feeds an arange so that the columns
+a wrong slice took can be read off.
 """
 
 from __future__ import annotations
@@ -96,18 +99,44 @@ _WHAT = {
 }
 
 
-def _name_weight_roles(deps, name: str) -> None:
-    """Each of q, k, v must change with its own weight matrix and with no other."""
+def _name_weight_roles(deps, name: str, outputs=None, xs=()) -> None:
+    """Each of q, k, v must change with its own weight matrix and with no other.
+
+    outputs: {part: the student's array}; xs: the token inputs, to tell an output that is an
+    input itself (not projected) from one projected with a matrix of its own (a global).
+    """
+    outputs = outputs or {}
     used = {p: {a for a in deps[p] if a.startswith("w_")} for p in deps}
     for a, b in (("q", "k"), ("k", "v"), ("q", "v")):
         if used[a] == {_OWN[b]} and used[b] == {_OWN[a]}:
             core.fail(
-                f"{name}: your {a} changes with {_OWN[b]} and your {b} with {_OWN[a]}: "
-                f"{_ROLE[a]} and {_ROLE[b]} are swapped. {_WHAT[a]}; {_WHAT[b]}.",
+                f"{name}: your {a} and {b} are swapped: your {a} changes with {_OWN[b]} and "
+                f"your {b} with {_OWN[a]}. Either you used {_OWN[b]} for {a} and {_OWN[a]} for "
+                f"{b}, or you returned them in the wrong order: return (q, k, v), with "
+                f"{a} from {_OWN[a]} and {b} from {_OWN[b]}. {_WHAT[a]}; {_WHAT[b]}.",
                 f"qkv.{a}-{b}-swapped",
             )
+    shared = [w for w in ("w_q", "w_k", "w_v")
+              if sum(used[p] == {w} for p in ("q", "k", "v")) >= 2]
+    if shared:
+        users = [p for p in ("q", "k", "v") if used[p] == {shared[0]}]
+        listed = " and ".join(users) if len(users) == 2 else "q, k and v"
+        core.fail(
+            f"{name}: your {listed} {'both' if len(users) == 2 else 'all'} change with "
+            f"{shared[0]} alone: you used the same weight matrix {shared[0]} for {listed}. "
+            "W_Q, W_K and W_V are three separate parameter sets, one per role: q = x @ w_q, "
+            "k = x @ w_k, v = x @ w_v.", "qkv.one-weight-shared")
     for p in ("q", "k", "v"):
         own, others = _OWN[p], sorted(used[p] - {_OWN[p]})
+        unprojected = p in outputs and any(_same(outputs[p], x) for x in xs)
+        if not used[p] and not unprojected and any(a.startswith("x") for a in deps[p]):
+            core.fail(
+                f"{name}: your {p} changes with the tokens but stays the same when the "
+                f"argument {own} changes: it is projected with some other, fixed matrix (a "
+                f"global W_{_ROLE[p]} from the lesson, say), not with the weights you were "
+                f"given. Use the function's parameters: {p} = x @ {own}.",
+                "qkv.global-weights",
+            )
         if not used[p]:
             core.fail(
                 f"{name}: your {p} stays the same when {own} changes: the hidden state has to "
@@ -169,10 +198,11 @@ def check_project_qkv(project_qkv) -> None:
     """project_qkv(x, w_q, w_k, w_v) -> (x @ w_q, x @ w_k, x @ w_v)."""
     name = "project_qkv"
     parts = ("q", "k", "v")
-    cases = [
+    cases = [  # square weights first, so that x @ w.T runs and is named; d_model = 4 as in
+        # the lesson's example, so that the lesson's own W_Q (4, 2) runs and is named too
+        _random(11, (2, 4), (4, 4), (4, 4), (4, 4)),  # T = 2, d_model = d_k = d_v = 4
         (SEED_X, SEED_WQ, SEED_WK, SEED_WV),  # T = 3, d_model = 4, d_k = d_v = 2
         _random(1, (5, 6), (6, 3), (6, 3), (6, 4)),  # T = 5, d_model = 6, d_k = 3, d_v = 4
-        _random(11, (2, 3), (3, 3), (3, 3), (3, 5)),  # square W_Q: x @ w.T would run
     ]
     for x, w_q, w_k, w_v in cases:
         (T, d_model), d_k, d_v = x.shape, w_q.shape[1], w_v.shape[1]
@@ -180,7 +210,7 @@ def check_project_qkv(project_qkv) -> None:
         (q, k, v), deps = _dependencies(project_qkv, (x, w_q, w_k, w_v),
                                         ("x", "w_q", "w_k", "w_v"), parts, name)
         _require_inputs_used(deps, name)
-        _name_weight_roles(deps, name)
+        _name_weight_roles(deps, name, dict(zip(parts, (q, k, v), strict=True)), (x,))
         for p in parts:
             if "x" not in deps[p]:
                 core.fail(f"{name}: your {p} stays the same when x changes: {p} is the "
@@ -192,8 +222,9 @@ def check_project_qkv(project_qkv) -> None:
             width = "d_v" if p == "v" else "d_k"
             mistakes = [
                 ("qkv.transposed",
-                 f"your {p} has shape (width, T), the transpose: rows of Q, K and V are tokens, "
-                 "so x comes first in the product, (T, d_model) times (d_model, width).",
+                 f"your {p} is transposed, shape ({width}, T) = {ref.T.shape}: positions as "
+                 "columns. Rows are tokens (one row per token), so x comes first in the "
+                 f"product: x @ {_OWN[p]}, (T, d_model) @ (d_model, {width}) = (T, {width}).",
                  ref.T),
                 ("qkv.first-token-only",
                  f"your {p} is a single vector: you projected only the first token. One "
@@ -206,11 +237,13 @@ def check_project_qkv(project_qkv) -> None:
             if w.shape[0] == w.shape[1]:
                 mistakes.append((
                     "qkv.weight-transposed",
-                    f"your {p} uses W_{_ROLE[p]} transposed. The weights here are (d_model, "
-                    "width), used as they are (PyTorch's nn.Linear stores (out, in), these do "
-                    "not).", x @ w.T))
+                    f"your {p} uses W_{_ROLE[p]} transposed (transposed weights, x times "
+                    f"{_OWN[p]}ᵀ). The weights here are (d_model, width) = (in, out), used as "
+                    "they are: x @ w. PyTorch's nn.Linear stores its weight as (out, in) and "
+                    "multiplies by its transpose; these are not stored that way.", x @ w.T))
             options = dict(name=f"{name}: {p}", mistakes=mistakes, axes=("T", width),
                            sizes=sizes, factors={"d_model": d_model, "√d_model": d_model ** .5})
+            _named_mistake(got, mistakes, f"{name}: {p}", ref)
             _require_shape(got, ref, **options)
         _require_tokens_apart(project_qkv, (x, w_q, w_k, w_v), parts, name, 0, parts)
         for p, got in zip(parts, (q, k, v), strict=True):
@@ -245,22 +278,30 @@ def check_cross_attention_qkv(cross_attention_qkv) -> None:
         (q, k, v), deps = _dependencies(cross_attention_qkv, args,
                                         ("x_dec", "x_enc", "w_q", "w_k", "w_v"), parts, name)
         _require_inputs_used(deps, name)
+        plural = dict(q="queries", k="keys", v="values")
         if "x_enc" in deps["q"] or "x_dec" not in deps["q"]:
             core.fail(
                 f"{name}: your q {'changes' if 'x_enc' in deps['q'] else 'does not change'} "
                 f"when {'x_enc' if 'x_enc' in deps['q'] else 'x_dec'} changes: the queries come "
-                "from the decoder, the sequence being updated; the encoder only answers.",
-                "qkv.q-from-encoder")
+                "from the decoder (q from x_dec), the sequence being updated; the encoder only "
+                "answers.", "qkv.q-from-encoder")
         for p in ("k", "v"):
             if "x_dec" in deps[p] or "x_enc" not in deps[p]:
+                if "x_enc" in deps[p]:
+                    what = (f"changes with x_dec as well as with x_enc: the decoder leaks into "
+                            f"the {plural[p]}, {_ROLE[p]} taken in part from the wrong sequence")
+                elif "x_dec" in deps[p]:
+                    what = (f"changes with x_dec and not with x_enc: you took the "
+                            f"{plural[p]} from the decoder ({p} from x_dec), {_ROLE[p]} taken "
+                            "from the wrong sequence")
+                else:
+                    what = f"does not change when x_enc changes: {_ROLE[p]} ignores the encoder"
                 core.fail(
-                    f"{name}: your {p} {'changes' if 'x_dec' in deps[p] else 'does not change'} "
-                    f"when {'x_dec' if 'x_dec' in deps[p] else 'x_enc'} changes: "
-                    f"{_ROLE[p]} taken from the wrong sequence. The decoder reads the "
-                    f"encoder's tokens, so {_ROLE[p]} is a projection of x_enc, one row per "
-                    "encoder token (with K and V from the decoder this is self-attention again).",
-                    f"qkv.{p}-from-decoder")
-        _name_weight_roles(deps, name)
+                    f"{name}: your {p} {what}. The {plural[p]} come from the encoder only: the "
+                    f"decoder reads the encoder's tokens, so {_ROLE[p]} is a projection of "
+                    "x_enc, one row per encoder token (with K and V from the decoder this is "
+                    "self-attention again).", f"qkv.{p}-from-decoder")
+        _name_weight_roles(deps, name, dict(zip(parts, (q, k, v), strict=True)), (x_dec, x_enc))
         refs = dict(q=x_dec @ w_q, k=x_enc @ w_k, v=x_enc @ w_v)
         axes = dict(q=("T_dec", "d_k"), k=("T_enc", "d_k"), v=("T_enc", "d_v"))
         for p, got in zip(parts, (q, k, v), strict=True):
@@ -340,6 +381,7 @@ def check_fuse_weights(fuse_weights) -> None:
             ]
         _named_mistake(got, mistakes, name, expected)
         _require_shape(got, expected, name=name, axes=("d_model", "2·d_k + d_v"), sizes=sizes)
+        _name_column_order(got, ws, name)
         # block by block: which of the three column blocks leaves the layout
         starts = (0, d_k, 2 * d_k, 2 * d_k + d_v)
         for b, role in enumerate(_ROLES):
@@ -356,6 +398,35 @@ def check_fuse_weights(fuse_weights) -> None:
         "fuse_weights: w_qkv = [W_Q | W_K | W_V] with shape (d_model, 2·d_k + d_v), for "
         "d_k = d_v = 2, for d_k = 2, d_v = 4 and for d_k = 3, d_v = 1"
     )
+
+
+def _name_column_order(got, ws, name: str) -> None:
+    """Fail when every column of got is a column of W_Q, W_K or W_V, but not in the layout.
+
+    Names where each column came from (Q0 = column 0 of W_Q, ...), so an interleaving or any
+    other shuffle of the columns reads off the message, whatever code made it.
+    """
+    columns = [(role, j, w[:, j]) for role, w in zip(_ROLES, ws, strict=True)
+               for j in range(w.shape[1])]
+    if got.ndim != 2 or got.shape[1] != len(columns) or got.shape[0] != ws[0].shape[0]:
+        return
+    found = []
+    for c in range(got.shape[1]):
+        hits = [f"{role}{j}" for role, j, col in columns if _same(got[:, c], col)]
+        if not hits:
+            return
+        found.append(hits[0])
+    want = [f"{role}{j}" for role, j, _ in columns]
+    if found == want or sorted(found) != sorted(want):
+        return
+    roles = [f[0] for f in found]
+    runs = sum(1 for i in range(len(roles)) if i == 0 or roles[i] != roles[i - 1])
+    how = (" The roles alternate: you interleaved the columns, one column at a time, instead "
+           "of keeping three contiguous blocks." if runs > 3 else "")
+    core.fail(f"{name}: every column of yours is a column of W_Q, W_K or W_V, but in the wrong "
+              f"order: your columns are [{', '.join(found)}] (Q0 = column 0 of W_Q, ...); the "
+              f"layout is three contiguous blocks [{', '.join(want)}], that is "
+              f"[Q | K | V].{how}", "qkv.fused-columns-shuffled")
 
 
 # Exercise 4 -------------------------------------------------------------------------------
@@ -459,10 +530,22 @@ def check_split_qkv(split_qkv) -> None:
                               f"shape {got.shape}: an integer index drops the axis. Keep "
                               f"{p} 2-D, (T, {'d_v' if p == 'v' else 'd_k'}), with a slice.",
                               "qkv.split-axis-dropped")
-                core.fail(f"{name}: {p}: your {p} holds columns {_span(c0, c1)} of qkv; in the "
-                          f"layout [Q | K | V] with d_k = {d_k}, d_v = {d_v}, {_ROLE[p]} is "
-                          f"columns {_span(lo, hi)}. Count the widths d_k, d_k, d_v from the "
-                          "left.", "qkv.split-wrong-columns")
+                width_name = "d_v" if p == "v" else "d_k"
+                got_w, want_w = c1 - c0, hi - lo
+                alias = [n for n, size in (("d_k", d_k), ("d_v", d_v), ("2·d_k", 2 * d_k),
+                                           ("d_k + d_v", d_k + d_v)) if size == got_w]
+                note = ""
+                if abs(got_w - want_w) == 1 or (got_w == want_w and abs(c0 - lo) == 1):
+                    note = (" That is one column off (an off-by-one): a slice a:b holds the "
+                            "b − a columns a .. b−1, its end is not included.")
+                elif alias and got_w != want_w:
+                    note = f" Your {p} is {got_w} wide, which is {' or '.join(alias)}."
+                core.fail(f"{name}: {p}: your {p} holds column{'s' if got_w != 1 else ''} "
+                          f"{_span(c0, c1)} of qkv, {got_w} wide; in the layout "
+                          f"[Q | K | V] with d_k = {d_k}, d_v = {d_v}, {_ROLE[p]} is the "
+                          f"{width_name} columns {_span(lo, hi)}: the width of {p} is "
+                          f"{width_name} = {want_w}.{note} Count the widths d_k, d_k, d_v "
+                          "from the left.", "qkv.split-wrong-columns")
             core.compare(got, refs[p], name=f"{name}: {p}", sizes=sizes,
                          axes=("T", "d_v" if p == "v" else "d_k"))
     core.passed(
@@ -585,14 +668,17 @@ def check_attention_shapes(attention_shapes) -> None:
     q, k, v = _random(10, (3, 2), (4, 2), (5, 2))
     core.expect_error(
         attention_shapes, q, k, v, name=name,
-        hint=f"With {_describe(q, k, v)} there are 4 keys but 5 values: each key position "
-             "needs exactly one value. Compare the number of rows of k with that of v.",
+        hint=f"With {_describe(q, k, v)} there are 4 keys but 5 values (T_k = 4 ≠ T_v = 5): "
+             "each key position needs exactly one value (one value per key). Raise ValueError "
+             "when the lengths of k and v differ: compare the number of rows of k with that "
+             "of v.",
     )
     q, k, v = _random(15, (5, 3), (4, 3), (5, 3))  # T_q = T_v: only k's length differs
     core.expect_error(
         attention_shapes, q, k, v, name=name,
-        hint=f"With {_describe(q, k, v)} there are 4 keys but 5 values: each key position "
-             "needs exactly one value; T_q plays no part in this rule.",
+        hint=f"With {_describe(q, k, v)} there are 4 keys but 5 values (T_k = 4 ≠ T_v = 5): "
+             "each key position needs exactly one value (one value per key); T_q plays no "
+             "part in this rule.",
     )
     core.passed(
         "attention_shapes: scores (T_q, T_k), output (T_q, d_v); d_q != d_k raises a ValueError "
@@ -643,6 +729,10 @@ def check_n_projection_params(n_projection_params) -> None:
             ("qkv.count-full-width", "you counted three (d_model, d_model) matrices per layer: "
              "each head projects to its own width d_k (and d_v), so a head holds "
              "d_model · (2·d_k + d_v).", L * 3 * d_model * d_model),
+            ("qkv.count-heads-plus-layers", "you added the number of heads and the number of "
+             "layers (n_heads + n_layers) instead of multiplying them: every one of the "
+             "n_layers layers holds n_heads heads, so the count is the product n_layers × "
+             "n_heads × one head's matrices.", (L + h) * per_head),
             ("qkv.count-biases", "your count is a little too large: it includes a bias per "
              "output feature. The exercise counts the matrices only, no biases.",
              L * h * (d_model + 1) * (2 * d_k + d_v)),
@@ -659,13 +749,15 @@ def check_n_projection_params(n_projection_params) -> None:
         core.require(
             deeper == 2 * got,
             f"{tag}: doubling n_layers should double the count ({got:.0f} -> {2 * got:.0f}); "
-            f"yours gives {deeper:.0f}: each layer has its own W_Q, W_K and W_V.",
+            f"yours gives {deeper:.0f}: each layer has its own W_Q, W_K and W_V, so the count "
+            "is multiplied by n_layers (a product, not a sum).",
             "qkv.count-layers-shared")
         wider = _count(n_projection_params, {**c, "n_heads": 2 * h}, name)
         core.require(
             wider == 2 * got,
             f"{tag}: doubling n_heads should double the count ({got:.0f} -> {2 * got:.0f}); "
-            f"yours gives {wider:.0f}: each head has its own W_Q, W_K and W_V.",
+            f"yours gives {wider:.0f}: each head has its own W_Q, W_K and W_V, so the count "
+            "is multiplied by n_heads (a product, not a sum).",
             "qkv.count-heads-shared")
         core.compare(got, expected, name=tag, factors={
             "T": T, "n_layers": L, "n_heads": h, "d_model": d_model, "d_k": d_k, "d_v": d_v,

@@ -110,9 +110,15 @@ def _variance_hint(got: np.ndarray, d_ks: np.ndarray):
     if near(got, np.ones_like(got)):
         return ("scaling.variance-one",
                 "your values are about 1 at every d_k, but Var(q·k) should grow like d_k. "
-                "Likely you measured the variance of q (its components have variance 1) or of "
-                "single products q_i·k_i instead of the dot products q·k (sum over the d_k "
-                "components first), or you divided by √d_k (that is the scaled score).")
+                "Likely you took the variance of single, elementwise products q_i·k_i, not "
+                "summed into dot products (sum each pair's products over the features first: "
+                "that is q·k), or the variance of q itself (its components have variance 1), or "
+                "you divided by √d_k (that is the scaled score).")
+    if near(got, 1 / d_ks):
+        return ("scaling.mean-not-sum",
+                "your values are about 1/d_k: that is Var(q·k / d_k). You averaged each pair's "
+                "products over the features (a mean instead of a sum), or divided by d_k. "
+                "q·k is the sum of the d_k products q_i·k_i, not their mean.")
     if near(got, np.sqrt(d_ks)):
         return ("scaling.std-not-variance",
                 "your values are about √d_k: you returned the standard deviation of q·k "
@@ -226,8 +232,8 @@ def check_head_scores(head_scores) -> None:
                 "two axes of k.", "scaling.k-dot-t")
         mistakes = [
             ("scaling.no-scale",
-             "these are the raw q·k: you forgot the scale. Divide by √d_head, the width of "
-             "the vectors in each dot product.", qk_scores(q, k, 1.0)),
+             "these are the raw dot products q·k, unscaled: you forgot the scale. Divide by "
+             "√d_head, the width of the vectors in each dot product.", qk_scores(q, k, 1.0)),
             ("scaling.divided-by-d",
              f"you divided by d_k instead of √d_k (by d_head = {d_head} instead of √d_head = "
              f"{root:.3g}). The scores' standard deviation is √d_head, so dividing by d_head "
@@ -291,12 +297,20 @@ SATURATION_CASES = (  # (d_ks, threshold, keyword arguments beyond d_ks and thre
     ((1, 2, 4, 8, 16, 32, 64, 128), 0.625, dict(n_rows=100, n_keys=32, seed=1)),
     ((1, 2, 4, 8, 16, 32, 64, 128), 0.82, dict(n_rows=50, n_keys=4, seed=3)),
 )
+SATURATION_EDGE = 64  # two more cases put the threshold just below and just above its value
 
 
-@functools.lru_cache(maxsize=64)
-def _unscaled_scores(d_k: int, n_rows: int, n_keys: int, seed: int) -> np.ndarray:
+@functools.lru_cache(maxsize=128)
+def _unscaled_scores(d_k: int, n_rows: int, n_keys: int, seed: int,
+                     variant: str = "right") -> np.ndarray:
+    """The scores of sample_qk, or those of an anticipated wrong way of computing them."""
     q, k = sample_qk(d_k, n_rows, n_keys, seed)
-    scores = np.einsum("rd,rjd->rj", q, k)  # (n_rows, n_keys)
+    if variant == "right":
+        scores = np.einsum("rd,rjd->rj", q, k)  # (n_rows, n_keys)
+    elif variant == "keys-of-row-0":
+        scores = q @ k[0].T  # every query against row 0's keys
+    elif variant == "summed-over-keys":
+        scores = (q[:, None, :] * k).sum(axis=1)  # (n_rows, d_k)
     scores.flags.writeable = False
     return scores
 
@@ -305,15 +319,31 @@ def _mean_max_weight(scores):
     return softmax(scores).max(axis=-1).mean()
 
 
+@functools.lru_cache(maxsize=1)
+def _saturation_cases():
+    """SATURATION_CASES and two cases whose threshold is within 1e-5 of a measured value.
+
+    At d_k = SATURATION_EDGE the threshold sits just below the reference's mean max weight,
+    then just above it: any other way of computing the scores or the weights moves that value
+    by more and changes one of the two answers, though its statistics look the same.
+    """
+    m = float(_mean_max_weight(_unscaled_scores(SATURATION_EDGE, **_DEFAULTS)))
+    below = math.floor((m - 2e-6) * 1e5) / 1e5
+    above = math.ceil((m + 2e-6) * 1e5) / 1e5
+    return SATURATION_CASES + (((16, SATURATION_EDGE), below, {}),
+                               ((16, SATURATION_EDGE, 256), above, {}))
+
+
 def _saturation_answers(measure=_mean_max_weight, *, scaled=False, pick="first",
-                        ignore_arguments=False):
+                        ignore_arguments=False, variant="right"):
     """What a saturation_point computing `measure(scores)` would answer, per case."""
     answers = []
-    for d_ks, threshold, kwargs in SATURATION_CASES:
+    for d_ks, threshold, kwargs in _saturation_cases():
         params = _DEFAULTS if ignore_arguments else {**_DEFAULTS, **kwargs}
         values = []
         for d_k in d_ks:
-            scores = _unscaled_scores(d_k, params["n_rows"], params["n_keys"], params["seed"])
+            scores = _unscaled_scores(d_k, params["n_rows"], params["n_keys"], params["seed"],
+                                      variant)
             values.append(measure(scores / math.sqrt(d_k) if scaled else scores))
         over = [i for i, v in enumerate(values) if v > threshold]
         if pick == "first":
@@ -364,7 +394,7 @@ def check_saturation_point(saturation_point) -> None:
     """
     expected = _saturation_answers()
     got, names = [], []
-    for d_ks, threshold, kwargs in SATURATION_CASES:
+    for d_ks, threshold, kwargs in _saturation_cases():
         answer, name = _call_saturation(saturation_point, d_ks, threshold, kwargs)
         got.append(answer)
         names.append(name)
@@ -373,7 +403,9 @@ def check_saturation_point(saturation_point) -> None:
         core.passed(
             "saturation_point finds the smallest d_k where the unscaled mean max weight exceeds "
             f"the threshold ({expected[0]} at 0.9 for d_k = 4..1024) and None when none does, "
-            f"in {len(SATURATION_CASES)} cases, two with their own n_rows, n_keys and seed"
+            f"in {len(_saturation_cases())} cases, two with their own n_rows, n_keys and seed "
+            "and two with a threshold within 1e-5 of the mean max weight at "
+            f"d_k = {SATURATION_EDGE}"
         )
         return
 
@@ -387,9 +419,25 @@ def check_saturation_point(saturation_point) -> None:
          "you measured the largest score q·k, not the largest softmax weight. Apply softmax "
          "over each row's keys first, then take each row's max weight and average over rows.",
          lambda: _saturation_answers(lambda s: s.max(axis=-1).mean())),
+        ("scaling.keys-of-row-0",
+         "you scored every query against the keys of row 0 (k[0]) instead of its own keys: "
+         "row r scores q[r] against k[r, j], j = 0 .. n_keys-1. The statistics look alike, "
+         "but the numbers differ: s[r, j] = q[r] · k[r, j].",
+         lambda: _saturation_answers(variant="keys-of-row-0")),
+        ("scaling.summed-over-keys",
+         "your scores summed the products over the keys (axis 1) instead of over the d_k "
+         "features: they have shape (n_rows, d_k), not (n_rows, n_keys), so the softmax runs "
+         "over features. s[r, j] = Σ_d q[r, d]·k[r, j, d]: sum over the last axis.",
+         lambda: _saturation_answers(variant="summed-over-keys")),
+        ("scaling.max-over-rows",
+         "you took the largest weight of each key over the rows (max over axis 0), then "
+         "averaged over the keys. Take each row's largest weight (the max over its keys, the "
+         "last axis), then the mean over the rows.",
+         lambda: _saturation_answers(lambda s: softmax(s).max(axis=0).mean())),
         ("scaling.mean-before-max",
-         "you averaged the weights over the rows before taking the max (that gives about "
-         "1/n_keys). Take each row's max weight first, then the mean over rows.",
+         "you took the max of the mean: you averaged the weights over the rows before taking "
+         "the max (that gives about 1/n_keys). Take the mean of the max instead: each row's "
+         "largest weight first, then the mean over rows.",
          lambda: _saturation_answers(lambda s: softmax(s).mean(axis=0).max())),
         ("scaling.softmax-over-rows",
          "your softmax ran over the rows (axis 0) instead of over each row's keys (axis -1): "
@@ -423,8 +471,8 @@ def check_saturation_point(saturation_point) -> None:
         wrong = wrong()
         if got == wrong and wrong != expected:
             core.fail(f"saturation_point: {message} (you answered {got})", diagnosis)
-    for (d_ks, _, kwargs), answer, want, name in zip(SATURATION_CASES, got, expected, names,
-                                                    strict=True):
+    for (d_ks, threshold, kwargs), answer, want, name in zip(_saturation_cases(), got, expected,
+                                                            names, strict=True):
         if answer == want:
             continue
         if want is None:
@@ -438,12 +486,15 @@ def check_saturation_point(saturation_point) -> None:
         params = {**_DEFAULTS, **kwargs}
         means = [_mean_max_weight(_unscaled_scores(d, params["n_rows"], params["n_keys"],
                                                    params["seed"])) for d in d_ks]
-        table = ", ".join(f"{d}: {m:.3f}" for d, m in zip(d_ks, means, strict=True))
+        digits = 6 if min(abs(m - threshold) for m in means) < 1e-3 else 3
+        table = ", ".join(f"{d}: {m:.{digits}f}" for d, m in zip(d_ks, means, strict=True))
         core.fail(
             f"{name} returned {answer}, expected {want}. The reference's mean max weights "
             f"(unscaled, {params['n_rows']} rows of {params['n_keys']} keys, seed "
             f"{params['seed']}) are {table}. Use sample_qk(d_k, n_rows, n_keys, seed) for "
-            "every d_k, and return None when no d_k exceeds the threshold.",
+            "every d_k, score each q[r] against its own keys k[r, j] (s has shape (n_rows, "
+            "n_keys)), take the softmax of each row, each row's max and the mean over rows, "
+            "and return None when no d_k exceeds the threshold.",
             "scaling.wrong-saturation-point")
 
 
@@ -483,7 +534,42 @@ def _rows_of_probabilities(name: str, tau, scores):
                      "distribution over the keys. Apply the temperature to the scores, then "
                      "normalise along the last axis.", "scaling.rows-not-normalised")
 
-    return (finite, shape, non_negative, rows_sum_to_one)
+    def temperature(got):
+        _name_effective_temperature(got, name, tau, scores)
+
+    return (finite, shape, non_negative, rows_sum_to_one, temperature)
+
+
+def _name_effective_temperature(got, name: str, tau: float, scores) -> None:
+    """Fail naming the temperature t when got is softmax(scores / t) for a t other than tau.
+
+    log softmax(s / t) is s / t minus a constant per row, so t is read off a least-squares
+    fit of the centred log weights against the centred scores, whatever code produced it.
+    """
+    if got.shape != scores.shape or not (got > 0).all():
+        return
+    with np.errstate(all="ignore"):
+        logs = np.log(got)
+    logs = logs - logs.mean(axis=-1, keepdims=True)
+    centred = scores - scores.mean(axis=-1, keepdims=True)
+    denom = float(np.sum(centred * centred))
+    if denom == 0:
+        return
+    c = float(np.sum(logs * centred)) / denom
+    if c <= 0 or not np.allclose(logs, c * centred, atol=1e-6, rtol=1e-5):
+        return
+    t = 1 / c
+    if math.isclose(t, tau, rel_tol=1e-6):
+        return
+    known = (("√tau", math.sqrt(tau)), ("tau²", tau * tau), ("1/tau", 1 / tau),
+             ("1, no temperature", 1.0), ("2·tau", 2 * tau), ("tau/2", tau / 2))
+    label = next((lab for lab, v in known if math.isclose(t, v, rel_tol=1e-6)), None)
+    what = f"{label} = {t:.4g}" if label else f"{t:.4g}"
+    note = (" The square root belongs to the √d_k scale, not to the temperature."
+            if label == "√tau" else "")
+    core.fail(f"{name}: your weights are softmax(scores / {t:.4g}): the temperature you applied "
+              f"is {what}, not tau = {tau}. Divide the scores by tau itself, scores / tau, "
+              f"then take the softmax.{note}", "scaling.wrong-temperature")
 
 
 @core.exercise
@@ -525,6 +611,21 @@ def check_softmax_temperature(softmax_t) -> None:
             ("scaling.tau-squared",
              "you divided by tau² instead of tau.", softmax(scores / tau**2)),
         ]
+        z = scores / tau
+        if scores.ndim == 2 and scores.shape[0] == scores.shape[1]:
+            keepdims = (
+                "the row max or row sum broadcast along the wrong direction: without "
+                "keepdims=True, z.max(axis=-1) has shape (T,), and NumPy lines it up with the "
+                "COLUMNS, so row i loses the max of row j. Keep the reduced axis "
+                "(keepdims=True) so each row's maximum stays one number per row.")
+            with np.errstate(all="ignore"):
+                e = np.exp(z - z.max(axis=-1))
+                mistakes += [
+                    ("scaling.temperature-keepdims", keepdims,
+                     e / e.sum(axis=-1, keepdims=True)),
+                    ("scaling.temperature-keepdims", keepdims, e / e.sum(axis=-1)),
+                    ("scaling.temperature-keepdims", keepdims, softmax(z - z.max(axis=-1))),
+                ]
         mistakes += [
             ("scaling.temperature-wrong-axis",
              f"you normalised over axis {axis} (across the rows, not along each row): each "
@@ -556,9 +657,10 @@ def _entropy_properties(name: str, p: np.ndarray):
 
     def no_nan(got):
         core.require(not np.isnan(got).any(),
-                     f"{name}: your entropies contain NaN where p has a 0: 0·log 0 is "
-                     "0 · (−inf) = NaN in floating point, but its limit is 0. Leave out (or "
-                     "zero) the terms where p == 0.", "scaling.nan-zero-log-zero")
+                     f"{name}: your entropies contain NaN where p has a 0: np.log(0) is "
+                     "-inf, and 0 · log 0 is then 0 · (-inf) = NaN in floating point, though "
+                     "its limit is 0. Keep only the terms where p > 0 (or zero the others).",
+                     "scaling.nan-zero-log-zero")
 
     def shape(got):
         core.require(got.shape == want_shape,
@@ -617,8 +719,9 @@ def check_entropy(entropy_fn) -> None:
             got = core.call(entropy_fn, p, name="softmax_entropy")
             mistakes = [
                 ("scaling.nan-zero-log-zero",
-                 "a row containing 0 gives NaN: 0·log 0 is 0 · (−inf) = NaN in floating "
-                 "point, but its limit is 0. Leave out (or zero) the terms where p == 0.",
+                 "a row containing 0 gives NaN: np.log(0) is -inf, and 0 · log 0 is then "
+                 "0 · (-inf) = NaN in floating point, though its limit is 0. Keep only the "
+                 "terms where p > 0 (or zero the others).",
                  -(p * np.log(p)).sum(axis=-1)),
                 ("scaling.entropy-sign",
                  "your entropies are negative: you forgot the minus sign in −Σ p log p.",

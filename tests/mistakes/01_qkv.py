@@ -10,7 +10,7 @@ MISTAKES = [
          code='''def project_qkv(x, w_q, w_k, w_v):
     return x @ w_k, x @ w_q, x @ w_v
 '''),
-    dict(exercise="ex1", kind="one weight for all three", expect="three different parameter sets",
+    dict(exercise="ex1", kind="one weight for all three", expect="same weight matrix",
          code='''def project_qkv(x, w_q, w_k, w_v):
     q = x @ w_q
     return q, q, x @ w_v
@@ -209,7 +209,7 @@ MISTAKES += [
          code='''def project_qkv(x, w_q, w_k, w_v):
     return x @ (w_q + w_k) / 2, x @ w_k, x @ w_v
 '''),
-    dict(exercise="ex2", kind="Q projected with W_K", expect="wrong matrix",
+    dict(exercise="ex2", kind="Q projected with W_K", expect="same weight matrix",
          code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
     return x_dec @ w_k, x_enc @ w_k, x_enc @ w_v
 '''),
@@ -221,7 +221,8 @@ MISTAKES += [
          code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
     return (x_dec + x_enc.mean(axis=0)) @ w_q, x_enc @ w_k, x_enc @ w_v
 '''),
-    dict(exercise="ex2", kind="V from both sequences", expect="V taken from the wrong sequence",
+    dict(exercise="ex2", kind="V from both sequences",
+         expect="V taken in part from the wrong sequence",
          code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
     return x_dec @ w_q, x_enc @ w_k, x_enc @ w_v + x_dec.mean()
 '''),
@@ -281,5 +282,99 @@ MISTAKES += [
     dict(exercise="ex6", kind="heads added, not multiplied", expect="doubling n_heads",
          code='''def n_projection_params(d_model, d_k, d_v, n_heads, n_layers, T):
     return n_layers * (n_heads + 1) * d_model * (2 * d_k + d_v)
+'''),
+    # ---- held-out answers (round 2): each was caught without its mistake named, or passed
+    dict(exercise="ex1", kind="held-out: tuple order q v k", expect="wrong order",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    q = x @ w_q
+    k = x @ w_k
+    v = x @ w_v
+    return q, v, k
+'''),
+    dict(exercise="ex1", kind="held-out: global weights",
+         expect="not with the weights you were given",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    return x @ W_Q, x @ W_K, x @ W_V
+'''),
+    dict(exercise="ex1", kind="held-out: math convention W x", expect="rows are tokens",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    q = w_q.T @ x.T
+    k = w_k.T @ x.T
+    v = w_v.T @ x.T
+    return q, k, v
+'''),
+    dict(exercise="ex1", kind="held-out: torch Linear convention", expect="transposed weights",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    q = x @ w_q.T
+    k = x @ w_k.T
+    v = x @ w_v.T
+    return q, k, v
+'''),
+    dict(exercise="ex1", kind="held-out: one shared weight", expect="same weight matrix",
+         code='''def project_qkv(x, w_q, w_k, w_v):
+    q = x @ w_q
+    return q, q, q
+'''),
+    dict(exercise="ex2", kind="held-out: k from decoder", expect="the keys come from the encoder",
+         code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
+    q = x_dec @ w_q
+    k = x_dec @ w_k
+    v = x_enc @ w_v
+    return q, k, v
+'''),
+    dict(exercise="ex2", kind="held-out: v from decoder", expect="the values come from the encoder",
+         code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
+    q = x_dec @ w_q
+    k = x_enc @ w_k
+    v = x_dec @ w_v
+    return q, k, v
+'''),
+    dict(exercise="ex2", kind="held-out: k v weights swapped",
+         expect="used w_v for k and w_k for v",
+         code='''def cross_attention_qkv(x_dec, x_enc, w_q, w_k, w_v):
+    q = x_dec @ w_q
+    k = x_enc @ w_v
+    v = x_enc @ w_k
+    return q, k, v
+'''),
+    dict(exercise="ex3", kind="held-out: interleaved columns", expect="interleaved the columns",
+         code='''import numpy as np
+
+
+def fuse_weights(w_q, w_k, w_v):
+    d_k = w_q.shape[1]
+    cols = []
+    for c in range(d_k):
+        cols += [w_q[:, c], w_k[:, c]]
+    cols += [w_v[:, c] for c in range(w_v.shape[1])]
+    return np.stack(cols, axis=1)
+'''),
+    dict(exercise="ex4", kind="held-out: k cut with d_v", expect="which is d_v",
+         code='''def split_qkv(qkv, d_k, d_v):
+    q = qkv[:, :d_k]
+    k = qkv[:, d_k:d_k + d_v]
+    v = qkv[:, d_k + d_v:]
+    return q, k, v
+'''),
+    dict(exercise="ex4", kind="held-out: off by one cut", expect="off-by-one",
+         code='''def split_qkv(qkv, d_k, d_v):
+    q = qkv[:, :d_k]
+    k = qkv[:, d_k:2 * d_k + 1]
+    v = qkv[:, 2 * d_k + 1:]
+    return q, k, v
+'''),
+    dict(exercise="ex5", kind="held-out: no T_k T_v check", expect="one value per key",
+         code='''def attention_shapes(q, k, v):
+    T_q, d_q = q.shape
+    T_k, d_k = k.shape
+    T_v, d_v = v.shape
+    if d_q != d_k:
+        raise ValueError(f"q width {d_q} does not match k width {d_k}")
+    return (T_q, T_k), (T_q, d_v)
+'''),
+    dict(exercise="ex6", kind="held-out: heads plus layers", expect="instead of multiplying",
+         code='''def n_projection_params(d_model, d_k, d_v, n_heads, n_layers, T):
+    per_matrix_set = d_model * (2 * d_k + d_v)
+    return (n_heads + n_layers) * per_matrix_set
 '''),
 ]

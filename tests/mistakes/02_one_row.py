@@ -345,4 +345,140 @@ def attention_output(q, k, v, mask=None):
     w = e / e.sum(axis=-1, keepdims=True)
     return w_all @ v, w
 '''),
+    # ---- held-out answers (round 2): each was caught without its mistake named, or passed
+    dict(exercise="ex1", kind="held-out: unscaled", expect="unscaled",
+         code='''def scaled_scores(q, k):
+    return q @ k.T
+'''),
+    dict(exercise="ex1", kind="held-out: hard-coded sqrt 2", expect="hard-coded",
+         code='''import numpy as np
+
+
+def scaled_scores(q, k):
+    return q @ k.T / np.sqrt(2)
+'''),
+    dict(exercise="ex2", kind="held-out: row minimum", expect="minimum instead of its maximum",
+         code='''import numpy as np
+
+
+def stable_softmax(s):
+    e = np.exp(s - s.min(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+'''),
+    dict(exercise="ex3", kind="held-out: weights transposed", expect="column i of the weights",
+         code='''def weighted_sum(weights, v):
+    return weights.T @ v
+'''),
+    dict(exercise="ex3", kind="held-out: divided by T_k", expect="number of keys",
+         code='''def weighted_sum(weights, v):
+    return (weights @ v) / v.shape[0]
+'''),
+    dict(exercise="ex3", kind="held-out: loop over T_k queries", expect="one row per query",
+         code='''import numpy as np
+
+
+def weighted_sum(weights, v):
+    out = np.zeros((len(v), v.shape[1]))
+    for i in range(len(v)):
+        for j in range(len(v)):
+            out[i] += weights[i, j] * v[j]
+    return out
+'''),
+    dict(exercise="ex3", kind="held-out: renormalised columns", expect="over their columns",
+         code='''def weighted_sum(weights, v):
+    w = weights / weights.sum(axis=0, keepdims=True)
+    return w @ v
+'''),
+    dict(exercise="ex4", kind="held-out: column of S", expect="column i of the score matrix",
+         code='''import numpy as np
+
+
+def row_by_hand(q, k, v, i):
+    s = q @ k[i] / np.sqrt(k.shape[-1])
+    e = np.exp(s - s.max())
+    w = e / e.sum()
+    return w @ v, w
+'''),
+    dict(exercise="ex5", kind="held-out: mask after softmax", expect="after softmax",
+         code='''import numpy as np
+
+
+def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    if mask is not None:
+        w = w * mask
+    return w @ v, w
+'''),
+    dict(exercise="ex5", kind="held-out: mask inverted", expect="inverted",
+         code='''import numpy as np
+
+
+def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    if mask is not None:
+        s = np.where(mask, -np.inf, s)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+    dict(exercise="ex5", kind="held-out: mask ignored", expect="ignore the mask",
+         code='''import numpy as np
+
+
+def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+    dict(exercise="ex5", kind="held-out: scores times mask", expect="not -inf",
+         code='''import numpy as np
+
+
+def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    if mask is not None:
+        s = s * mask
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+    dict(exercise="ex5", kind="held-out: tuple order swapped", expect="return (out, weights)",
+         code='''import numpy as np
+
+
+def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w, w @ v
+'''),
+    dict(exercise="ex5", kind="held-out: unstable softmax", expect="did not subtract",
+         code='''import numpy as np
+
+
+def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[-1])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s)
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
+    dict(exercise="ex5", kind="held-out: scaled by sqrt T_k", expect="the number of keys",
+         code='''import numpy as np
+
+
+def attention_output(q, k, v, mask=None):
+    s = q @ k.T / np.sqrt(k.shape[0])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ v, w
+'''),
 ]

@@ -13,7 +13,7 @@ MISTAKES = [
     k = rng.standard_normal((n_samples, d_k))
     return float(np.var(q))
 '''),
-    dict(exercise="ex1", kind="products not summed", expect="single products",
+    dict(exercise="ex1", kind="products not summed", expect="single, elementwise products",
          code='''def measure_dot_variance(d_k, n_samples, rng):
     q = rng.standard_normal((n_samples, d_k))
     k = rng.standard_normal((n_samples, d_k))
@@ -341,7 +341,7 @@ def measure_dot_variance(d_k, n_samples, rng):
     return softmax(scores, axis=-1) ** (1 / tau)
 '''),
     # ---------------------------------------------------------------- ex5 entropy
-    dict(exercise="ex5", kind="0 log 0 gives NaN", expect="0·log 0",
+    dict(exercise="ex5", kind="0 log 0 gives NaN", expect="0 · log 0",
          code='''def softmax_entropy(p):
     return -(p * np.log(p)).sum(axis=-1)
 '''),
@@ -393,5 +393,92 @@ def measure_dot_variance(d_k, n_samples, rng):
     dict(exercise="ex5", kind="logs not weighted by p", expect="uniform row",
          code='''def softmax_entropy(p):
     return -np.log(np.where(p > 0, p, 1.0)).sum(axis=-1)
+'''),
+    # ---- held-out answers (round 2): each was caught without its mistake named, or passed
+    dict(exercise="ex1", kind="held-out: products not summed",
+         expect="not summed into dot products",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.var(q * k))
+'''),
+    dict(exercise="ex3", kind="held-out: max over rows", expect="each row's largest weight",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        weights = softmax(np.einsum("rd,rjd->rj", q, k), axis=-1)
+        if weights.max(axis=0).mean() > threshold:
+            return d_k
+    return None
+'''),
+    dict(exercise="ex3", kind="held-out: summed over keys", expect="over the keys (axis 1)",
+         code='''def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        scores = (q[:, None, :] * k).sum(axis=1)
+        if softmax(scores).max(axis=-1).mean() > threshold:
+            return d_k
+    return None
+'''),
+    dict(exercise="ex4", kind="held-out: max without keepdims", expect="keepdims=True",
+         code='''def softmax_t(scores, tau):
+    z = np.asarray(scores, dtype=float) / tau
+    e = np.exp(z - z.max(axis=-1))
+    return e / e.sum(axis=-1, keepdims=True)
+'''),
+    dict(exercise="ex1", kind="held-out: mean over features", expect="a mean instead of a sum",
+         code='''import numpy as np
+
+
+def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.var((q * k).mean(axis=1)))
+'''),
+    dict(exercise="ex2", kind="held-out: unscaled", expect="unscaled",
+         code='''import numpy as np
+
+
+def head_scores(q, k):
+    return q @ np.swapaxes(k, -1, -2)
+'''),
+    dict(exercise="ex3", kind="held-out: keys of row 0 only", expect="instead of its own keys",
+         code='''import numpy as np
+
+
+def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        s = q @ k[0].T
+        if softmax(s).max(axis=1).mean() > threshold:
+            return d_k
+    return None
+'''),
+    dict(exercise="ex3", kind="held-out: max of the mean", expect="max of the mean",
+         code='''import numpy as np
+
+
+def saturation_point(d_ks, threshold, n_rows=200, n_keys=16, seed=0):
+    for d_k in d_ks:
+        q, k = sample_qk(d_k, n_rows, n_keys, seed)
+        w = softmax(np.einsum("rd,rjd->rj", q, k))
+        if w.mean(axis=0).max() > threshold:
+            return d_k
+    return None
+'''),
+    dict(exercise="ex4", kind="held-out: sqrt of tau", expect="tau itself",
+         code='''import numpy as np
+
+
+def softmax_t(scores, tau):
+    return softmax(np.asarray(scores, dtype=float) / np.sqrt(tau))
+'''),
+    dict(exercise="ex5", kind="held-out: log of zero", expect="p > 0",
+         code='''import numpy as np
+
+
+def softmax_entropy(p):
+    p = np.asarray(p, dtype=float)
+    return -(p * np.log(p)).sum(axis=-1)
 '''),
 ]
