@@ -88,7 +88,6 @@ REFERENCES = [
     (block.check_pre_norm_block, pre_norm_block),
     (block.check_pre_norm_block, pre_norm_block_weights),
     (block.check_layer_parameters, layer_parameters),
-    (block.check_layer_parameters, lambda d, h, f: float(layer_parameters(d, h, f))),
     (block.check_layer_parameters, lambda d, h, f: torch.tensor(layer_parameters(d, h, f))),
 ]
 
@@ -154,3 +153,19 @@ def test_an_input_changed_in_place_is_named():
 
     with pytest.raises(AssertionError, match="changed its argument `x` in place"):
         block.check_layer_norm(in_place)
+
+
+def test_a_float_count_is_refused():
+    """The exercise asks for an int: a count through d_model / n_heads comes back a float."""
+    with pytest.raises(AssertionError, match="not an int"):
+        block.check_layer_parameters(lambda d, h, f: float(layer_parameters(d, h, f)))
+
+
+def test_a_missing_keepdim_is_named_not_raised():
+    def no_keepdim(x, gamma, beta, eps=1e-5):
+        mu = x.mean(dim=-1)
+        var = ((x - mu[..., None]) ** 2).mean(dim=-1)
+        return (x - mu) / torch.sqrt(var + eps) * gamma + beta
+
+    with pytest.raises(AssertionError, match="keepdim=True"):
+        block.check_layer_norm(no_keepdim)

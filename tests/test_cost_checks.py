@@ -155,7 +155,6 @@ REFERENCES = [
     (cost.check_sliding_window_mask, window_torch),
     (cost.check_sliding_window_mask, window_loops),
     (cost.check_top_k_gates, gates),
-    (cost.check_top_k_gates, gates_threshold),
     (cost.check_top_k_gates, gates_numpy_sort),
 ]
 
@@ -282,3 +281,20 @@ def test_checks_restore_torch_threads():
     with pytest.raises(AssertionError):
         cost.check_top_k_gates(lambda logits, k: torch.softmax(logits, -1))
     assert torch.get_num_threads() == threads
+
+
+def test_a_threshold_that_keeps_ties_is_refused():
+    """The exercise asks for k gates per row: a >= threshold keeps every tied logit."""
+    with pytest.raises(AssertionError, match="tie at its k-th largest"):
+        cost.check_top_k_gates(gates_threshold)
+
+
+def test_any_k_of_tied_experts_will_do():
+    """With ties at the k-th largest logit, choosing other tied experts than topk is right."""
+    def gates_last_of_ties(logits, k):
+        flipped = logits.flip(-1)
+        values, experts = flipped.topk(k, dim=-1)
+        gates = torch.zeros_like(logits).scatter(-1, experts, torch.softmax(values, dim=-1))
+        return gates.flip(-1)
+
+    cost.check_top_k_gates(gates_last_of_ties)

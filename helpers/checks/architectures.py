@@ -43,7 +43,9 @@ def _cross_mistakes(x_dec, memory, W_q, W_k, W_v):
     mistakes = [
         ("architectures.cross-roles-swapped",
          "Q must come from the decoder, and K and V from the encoder's memory; yours has "
-         "the roles swapped. The encoder positions now ask (rows) and the decoder positions "
+         "the roles swapped (reversed): you took the queries from the memory (memory @ W_q) "
+         "and the keys and values from the decoder. The queries come from the decoder. The "
+         "encoder positions now ask (rows) and the decoder positions "
          "answer (columns), so the output has one row per ENCODER token and cannot be added "
          "to the decoder's residual stream.", attention(memory @ W_q, x_dec @ W_k, x_dec @ W_v)),
         ("architectures.cross-q-from-memory",
@@ -54,6 +56,23 @@ def _cross_mistakes(x_dec, memory, W_q, W_k, W_v):
          "K and V must come from the encoder's memory: you took them from the decoder "
          "states, which makes this decoder self-attention, not cross-attention.",
          attention(q, x_dec @ W_k, x_dec @ W_v)),
+        ("architectures.cross-scaled-by-d-model",
+         "you scaled the scores by 1/√d_model (sqrt(d_model)), the width of the states; the "
+         "scale is 1/√d_k (sqrt(d_k)), d_k the width of the queries and keys (W_q's columns), "
+         "which attention uses by default.",
+         attention(q, k, v, scale=1.0 / np.sqrt(x_dec.shape[-1]))),
+        ("architectures.cross-concatenated",
+         "you concatenated the decoder states and the memory into one key/value sequence: "
+         "the keys and values describe the source, the memory alone, so weights is "
+         "(T_dec, T_enc), one weight per encoder position.",
+         attention(q, np.concatenate([x_dec, memory]) @ W_k,
+                   np.concatenate([x_dec, memory]) @ W_v)),
+        ("architectures.cross-concatenated",
+         "you concatenated the memory and the decoder states into one key/value sequence: "
+         "the keys and values describe the source, the memory alone, so weights is "
+         "(T_dec, T_enc), one weight per encoder position.",
+         attention(q, np.concatenate([memory, x_dec]) @ W_k,
+                   np.concatenate([memory, x_dec]) @ W_v)),
         ("architectures.cross-causal-mask",
          "you applied a causal mask to cross-attention. The whole source is known before "
          "decoding starts, so every decoder position may read every encoder position: no "
@@ -70,10 +89,23 @@ def _cross_mistakes(x_dec, memory, W_q, W_k, W_v):
          "positions (one row) must sum to 1; yours normalise each column.",
          (wrong_axis @ v, wrong_axis)),
     ]
+    if T_dec == T_enc:  # these run only when the two lengths agree (else attention raises)
+        mistakes += [
+            ("architectures.cross-v-from-decoder",
+             "V from x_dec: you took the values from the decoder (x_dec @ W_v). The values come "
+             "from the memory (memory @ W_v), like the keys: the values from memory, one per "
+             "key, so each decoder position averages what the source says.",
+             attention(q, k, x_dec @ W_v)),
+            ("architectures.cross-k-from-decoder",
+             "K from x_dec: you took the keys from the decoder (x_dec @ W_k). The keys come from "
+             "the memory (memory @ W_k), like the values: the keys from memory are what the "
+             "decoder's queries are scored against.", attention(q, x_dec @ W_k, v)),
+        ]
     if W_k.shape == W_v.shape:
         mistakes.append((
             "architectures.cross-k-v-swapped",
-            "K and V swapped: the keys (scored against Q) are memory projected by W_k and the "
+            "K and V swapped: you projected the keys with W_v and the values with W_k (W_k and "
+            "W_v swapped). The keys (scored against Q) are memory projected by W_k and the "
             "values (averaged with the weights) are memory projected by W_v; yours are the "
             "other way round.", attention(q, memory @ W_v, memory @ W_k)))
     return mistakes
@@ -82,6 +114,12 @@ def _cross_mistakes(x_dec, memory, W_q, W_k, W_v):
 def _cross_properties(weights, out, ref_w, v, name):
     """The weights: shape, non-negative, rows sum to 1, no zero (no mask); then out = w v."""
     w = core.as_array(weights, f"{name} weights")
+    T_dec, T_enc = ref_w.shape
+    if w.shape == (T_dec, T_dec + T_enc):
+        core.fail(f"{name} weights: shape {w.shape} = (T_dec, T_dec + T_enc): your keys and "
+                  "values hold the decoder states and the memory concatenated. In "
+                  "cross-attention they describe the source, the memory alone: weights is "
+                  "(T_dec, T_enc).", "architectures.cross-concatenated")
     if w.shape != ref_w.shape:
         return  # core.compare names the shape
     core.require(np.isfinite(w).all(), f"{name} weights: your weights hold NaN or inf.",
@@ -102,6 +140,27 @@ def _cross_properties(weights, out, ref_w, v, name):
                   "W_v), with that row's weights.", "architectures.cross-out-not-weighted-values")
 
 
+def _name_a_crash(cross_attention, cases, error, name) -> None:
+    """The answer raised when T_dec != T_enc: run it where the lengths agree, where a wrong
+    source for K or V runs, and name the mistake it makes there."""
+    for T_dec, T_enc, d_model, d_k, d_v, seed in cases:
+        if T_dec != T_enc:
+            continue
+        args = _cross_case(T_dec, T_enc, d_model, d_k, d_v, seed)
+        try:
+            with np.errstate(all="ignore"):
+                result = cross_attention(*(a.copy() for a in args))
+            out, weights = result
+        except Exception:  # noqa: BLE001 - it fails there too: let the first error show
+            return
+        for diagnosis, message, wrong in _cross_mistakes(*args):
+            if _same(weights, wrong[1]) and _same(out, wrong[0]):
+                core.fail(f"{name}: your function raised {type(error).__name__} ({error}), "
+                          "because T_dec != T_enc here. Where the two lengths agree it runs, "
+                          f"and there: {message}", diagnosis)
+        return
+
+
 @core.exercise
 def check_cross_attention(cross_attention) -> None:
     """Exercise: single-head cross-attention, Q from the decoder, K and V from the encoder."""
@@ -113,7 +172,12 @@ def check_cross_attention(cross_attention) -> None:
     for T_dec, T_enc, d_model, d_k, d_v, seed in cases:
         x_dec, memory, W_q, W_k, W_v = _cross_case(T_dec, T_enc, d_model, d_k, d_v, seed)
         name = f"cross_attention(x_dec {x_dec.shape}, memory {memory.shape})"
-        result = core.call(cross_attention, x_dec, memory, W_q, W_k, W_v, name="cross_attention")
+        try:
+            result = core.call(cross_attention, x_dec, memory, W_q, W_k, W_v,
+                               name="cross_attention")
+        except (ValueError, RuntimeError, IndexError) as error:
+            _name_a_crash(cross_attention, cases, error, name)
+            raise
         if result is None:
             core.fail(f"{name}: your function returned None. Did you forget `return`?",
                       "generic.none")
@@ -166,6 +230,7 @@ def _t(k: int) -> str:
 def check_next_token_pairs(next_token_pairs) -> None:
     """Exercise: (B, T+1) windows -> inputs window[:, :-1] and targets window[:, 1:]."""
     g = torch.Generator().manual_seed(3)
+    right_on = []  # the windows answered right so far
     for B, T1 in ((3, 9), (2, 5), (1, 2)):
         window = torch.randperm(200, generator=g)[: B * T1].reshape(B, T1)  # distinct ids
         name = f"next_token_pairs(window of shape {tuple(window.shape)})"
@@ -183,15 +248,22 @@ def check_next_token_pairs(next_token_pairs) -> None:
                     core.fail(f"{name}: your {label} are floats; token ids index the "
                               "embedding table, so keep them integers (the window's dtype).",
                               "architectures.pairs-not-integers")
+            right_on.append(tuple(window.shape))
             continue
+        earlier = (f" Your function was right on the window of shape {right_on[0]} and is wrong "
+                   f"on this one, {tuple(window.shape)}: is T hard-coded (a fixed length) "
+                   "instead of read from window.shape?" if right_on else "")
         wrong_pairs = [
             ("architectures.pairs-no-shift",
              "no shift: each position is asked to predict itself (the targets equal the "
              "inputs), so the model only learns to copy its input. The target of position t is "
              "the NEXT token, t + 1.", [(x, x), (y, y), (window, window)]),
             ("architectures.pairs-wrong-direction",
-             "shifted the wrong way: your target for each position is the token BEFORE it. "
-             "The target of position t is token t + 1.", [(y, x)]),
+             "shifted the wrong way: your target for each position is the token BEFORE it, the "
+             "previous token: you returned (targets, inputs), the wrong order, or took the "
+             "inputs and targets swapped, the other way round. The target of position t is "
+             "token t + 1, the token that follows: return (inputs, targets) with inputs = "
+             "window[:, :-1] and targets = window[:, 1:].", [(y, x)]),
             ("architectures.pairs-roll",
              "torch.roll wraps around: the last position's target became the first token, "
              "which does not follow it. Slice instead of rolling, so that no token wraps.",
@@ -205,7 +277,22 @@ def check_next_token_pairs(next_token_pairs) -> None:
         ]
         for diagnosis, message, pairs in wrong_pairs:
             if any(_same(inputs, a) and _same(targets, b) for a, b in pairs):
-                core.fail(f"{name}: {message}", diagnosis)
+                core.fail(f"{name}: {message}{earlier}", diagnosis)
+        offsets = [_where_from(part, window, f"{name} {label}")
+                   for part, label in ((inputs, "inputs"), (targets, "targets"))]
+        if all(o is not None and len(o) == 1 and next(iter(o))[0] == 0 for o in offsets):
+            (_, d_in), = offsets[0]
+            (_, d_out), = offsets[1]
+            gap = d_out - d_in
+            if d_in == 0 and gap not in (0, 1):
+                words = {-2: "two", -1: "one", 2: "two", 3: "three", 4: "four"}
+                by = words.get(gap, str(gap))
+                core.fail(f"{name}: your targets[:, t] is window[:, {_t(d_out)}]: offset by "
+                          f"{by} positions from the inputs ({'ahead' if gap > 0 else 'behind'}). "
+                          "The target of position t is the next token, offset by one: "
+                          "window[:, t + 1], and inputs and targets each hold T = T+1 - 1 "
+                          f"positions (window[:, :-1] and window[:, 1:]).{earlier}",
+                          "architectures.pairs-offset")
         for part, want, label in ((inputs, x, "inputs"), (targets, y, "targets")):
             if _same(part, want):
                 continue
@@ -217,8 +304,12 @@ def check_next_token_pairs(next_token_pairs) -> None:
                 if db == 0:
                     core.fail(f"{name}: your {label}[:, t] is window[:, {_t(dt)}]; it should "
                               f"be window[:, {_t(ok)}]. The inputs start at the first token, "
-                              "and the target of position t is the token that follows it.",
-                              "architectures.pairs-offset")
+                              "and the target of position t is the token that follows it."
+                              + earlier, "architectures.pairs-offset")
+            if earlier and core.as_array(part, label).shape != tuple(want.shape):
+                core.fail(f"{name} {label}: expected shape {tuple(want.shape)} = (B, T), got "
+                          f"{core.as_array(part, label).shape}.{earlier}",
+                          "architectures.pairs-hard-coded")
             core.compare(part, want, name=f"{name} {label}", axes=("B", "T"),
                          sizes=dict(B=B, T=T1 - 1, **{"T+1": T1}))
     core.passed("next_token_pairs: inputs = window[:, :-1], targets = window[:, 1:] "
@@ -332,6 +423,13 @@ def check_next_token_loss(next_token_loss) -> None:
             ("architectures.loss-not-a-scalar",
              "not averaging: you returned one loss per position, shape (B, T). Average them "
              "into one number.", -picked(logp)),
+            ("architectures.loss-first-sequence",
+             "you averaged over the first sequence only (logits[0], targets[0]): the loss is "
+             "the mean over the whole batch, all B sequences and their T positions, not only "
+             "sequence 0. With B > 1 every sequence counts.", -picked(logp)[0].mean()),
+            ("architectures.loss-first-position",
+             "you averaged over the first position of each sequence only: the loss is the "
+             "mean over all B*T positions.", -picked(logp)[:, 0].mean()),
             ("architectures.loss-sign",
              "the loss is negative: you forgot the minus sign. Cross-entropy is MINUS the mean "
              "log-probability of the targets.", picked(logp).mean()),
@@ -402,6 +500,13 @@ def _detector_cases(T: int = 10):
         return model_fn
 
     ids = torch.randint(0, V, (1, T), generator=torch.Generator().manual_seed(2))
+    # The tokens the leaky models read hold the values a detector might set a token to (0, 1,
+    # V - 1): "set token j to c" then changes nothing there and misses the leak. A token V - 1
+    # also makes "+ 1" without % V leave the vocabulary.
+    ids[0, LEAK_AT + 1] = 0
+    if FAR_LEAK[1] < T:
+        ids[0, FAR_LEAK[1]] = 1
+    ids[0, T - 1] = V - 1
     return ids, [
         ("causal", causal, False, "", ""),
         ("causal, 2 layers", fn(models["causal, 2 layers"]), False, "", ""),
@@ -427,6 +532,78 @@ def _detector_cases(T: int = 10):
     ]
 
 
+def _probe_models(V: int = 20):
+    """Two causal models that tell which positions a detector compares: in `identity` position
+    t reads token t only, in `shift` position t reads token t - 1 only."""
+    table = torch.randn(V, V, generator=torch.Generator().manual_seed(12))
+
+    def identity(ids):
+        return table[ids]  # (1, T, V)
+
+    def shift(ids):
+        logits = table[ids].clone()
+        logits[:, 1:] = table[ids[:, :-1]]
+        logits[:, 0] = 0.0
+        return logits
+
+    return identity, shift
+
+
+def _recording(model_fn, V: int, calls: list):
+    """model_fn, refusing token ids outside the vocabulary and keeping a copy of every input."""
+
+    def run(ids):
+        if isinstance(ids, torch.Tensor) and ids.numel() and (
+                int(ids.min()) < 0 or int(ids.max()) >= V):
+            bad = int(ids.max()) if int(ids.max()) >= V else int(ids.min())
+            core.fail(
+                f"leaks: your detector passed the model a token id of {bad}, outside the "
+                f"vocabulary 0..V-1 (V = {V}): adding 1 to a token V - 1 gives V, which is out "
+                "of range. Wrap the changed token with % V: (ids[0, j] + 1) % V.",
+                "architectures.leaks-token-out-of-vocabulary")
+        calls.append(ids.detach().clone() if isinstance(ids, torch.Tensor) else ids)
+        return model_fn(ids)
+
+    return run
+
+
+def _changed_positions(calls, ids) -> set[int]:
+    """The positions some rerun changed (each call compared with ids)."""
+    changed = set()
+    for c in calls:
+        if isinstance(c, torch.Tensor) and c.shape == ids.shape:
+            changed |= {int(t) for t in torch.nonzero(c[0] != ids[0]).flatten()}
+    return changed
+
+
+def _unchanged_reruns(calls, ids) -> int:
+    same = [c for c in calls if isinstance(c, torch.Tensor) and c.shape == ids.shape
+            and torch.equal(c, ids)]
+    return max(0, len(same) - 1)  # the first is the base run
+
+
+def _false_alarm_cause(leaks, ids) -> str:
+    """Which positions the detector compares, read off two causal probe models."""
+    identity, shift = _probe_models()
+    said = {}
+    for label, fn in (("identity", identity), ("shift", shift)):
+        try:
+            said[label] = bool(leaks(fn, ids.clone()))
+        except Exception:  # noqa: BLE001 - a probe the detector cannot run says nothing
+            return ""
+    if said["identity"] and said["shift"]:
+        return (" Yours compares positions j and after (the whole logits, all T positions, "
+                "including later positions), which may read token j.")
+    if said["identity"]:
+        return (" Yours compares the positions up to and including j (an off-by-one: "
+                "[:, :j + 1]); position j itself may read token j, so compare [:, :j].")
+    if said["shift"]:
+        return (" Yours compares the positions after j ([:, j + 1:], the later positions, on "
+                "the wrong side) instead of before it; the later positions may read token j, "
+                "the past is what must stay put.")
+    return ""
+
+
 def _as_verdict(got, name: str) -> bool:
     if isinstance(got, torch.Tensor) and got.numel() == 1 and got.dtype == torch.bool:
         return bool(got)
@@ -449,10 +626,20 @@ def check_leaks(leaks) -> None:
         ids, cases = _detector_cases(T)
         if T != 10:
             cases = [c for c in cases if c[0] in ("causal", "last-token leak", "one leak")]
-        verdicts = {
-            name: _as_verdict(core.call(leaks, fn, ids, name="leaks"),
-                              f"leaks on the {name} model")
-            for name, fn, *_ in cases}
+        calls = {}
+        verdicts = {}
+        for name, fn, *_ in cases:
+            calls[name] = []
+            verdicts[name] = _as_verdict(
+                core.call(leaks, _recording(fn, 20, calls[name]), ids, name="leaks"),
+                f"leaks on the {name} model")
+        if (verdicts["causal"] and "reversed" in verdicts and not verdicts["reversed"]
+                and not verdicts["no mask"]):
+            core.fail(
+                "leaks: your answer is inverted: it says True on the causal model and False on "
+                "the reversed and the unmasked ones, the opposite of the truth. Return True "
+                "when some earlier position's logits moved (not torch.allclose), the other way "
+                "round from True when they stay the same.", "architectures.leaks-inverted")
         if not any(verdicts.values()):
             core.fail(
                 "leaks: your detector never fires: it lets the reversed model pass, though "
@@ -464,15 +651,32 @@ def check_leaks(leaks) -> None:
                 "leaks: your detector always fires: it flags even the causal models. When "
                 "token j changes, the logits at positions j, j+1, ... may move (they are "
                 "allowed to read token j); only the positions before j must stay put, so "
-                "compare those alone.", "architectures.leaks-always-fires")
+                "compare those alone." + _false_alarm_cause(leaks, ids),
+                "architectures.leaks-always-fires")
         for name, _, leaky, how, diagnosis in cases:
             if verdicts[name] and not leaky:
                 core.fail(
                     f"leaks: false alarm on the {name} model (T = {T}), which never reads the "
                     "future. When token j changes, compare only the logits of the positions "
-                    "before j (position j itself may move).", "architectures.leaks-false-alarm")
+                    "before j (position j itself may move)." + _false_alarm_cause(leaks, ids),
+                    "architectures.leaks-false-alarm")
             if leaky and not verdicts[name]:
-                core.fail(f"leaks: your detector missed a leak (T = {T}, {name}: {how}). "
+                missing = sorted(set(range(1, T)) - _changed_positions(calls["causal"], ids))
+                unchanged = _unchanged_reruns(calls["causal"], ids)
+                note = ""
+                if unchanged:
+                    note = (f" {unchanged} of your reruns changed no token at all: the new "
+                            "token equals the one already there (setting token j to a fixed "
+                            "value, such as 0, leaves it unchanged when it already is that "
+                            "value). Change it to a different id, such as "
+                            "(ids[0, j] + 1) % V.")
+                elif missing == [T - 1]:
+                    note = (f" Your loop never changes the last token (j = T - 1 = {T - 1}): "
+                            "it skips the last one, as range(1, T - 1) does; range(1, T) ends "
+                            "at T - 1.")
+                elif missing:
+                    note = f" Your reruns never change token(s) {missing}."
+                core.fail(f"leaks: your detector missed a leak (T = {T}, {name}: {how}).{note} "
                           "Perturb every later token j = 1..T-1, not only the last one, and "
                           "compare every position before j, not only position 0 or position "
                           "j - 1.", diagnosis)
@@ -518,23 +722,48 @@ def _memory_mistakes(n_layers, d_model, n_heads, T, b):
     kv, scores = _memory_formula(n_layers, d_model, n_heads, T, b)
     kv_mistakes = [
         ("architectures.memory-only-keys",
-         "you counted only the keys: the cache holds the keys AND the values of every "
-         "token, 2 * T * d_model numbers per layer.", kv // 2),
+         "you counted only the keys and forgot the values: the cache holds keys and values, "
+         "a key and a value for every token (a factor of 2), 2 * T * d_model numbers per "
+         "layer.", kv // 2),
         ("architectures.memory-one-layer",
-         "every layer keeps its own keys and values: multiply by n_layers.", kv // n_layers),
+         "you counted one layer's cache: kv_cache_bytes is the cache of the whole model, and "
+         "every layer keeps its own keys and values (every layer's cache, all layers): "
+         "multiply by n_layers.", kv // n_layers),
         ("architectures.memory-d-head",
          "the heads split d_model: each head caches d_model / n_heads features per token, "
          "but all n_heads together cache d_model. Use d_model, not d_head.", kv // n_heads),
         ("architectures.memory-cache-times-heads",
-         "all n_heads together cache d_model features per token (n_heads slices of d_head); "
-         "multiplying d_model by n_heads counts every head's slice n_heads times.",
+         "you multiplied by n_heads, but the heads share d_model: each head caches d_model / "
+         "n_heads features (its d_k) per token, so all heads together cache d_model. "
+         "Multiplying d_model by n_heads counts every head's slice n_heads times.",
          kv * n_heads),
         ("architectures.memory-not-bytes",
          "that is a count of numbers, not of bytes: multiply by bytes_per_number.", kv // b),
     ]
+    mib = [(f"you converted to {unit}: return whole numbers of bytes (an int), not "
+            f"{unit} (a float): divide by {label} only to print.", div)
+           for unit, label, div in (("MiB", "2**20", 2**20), ("GiB", "2**30", 2**30),
+                                    ("MB", "1e6", 1e6), ("GB", "1e9", 1e9),
+                                    ("KiB", "2**10", 2**10))]
+    kv_mistakes += [("architectures.memory-not-bytes-unit", m, kv / div) for m, div in mib]
+    triangle = ("you counted only the causal triangle of each T x T matrix (about half): dense "
+                "attention builds the whole matrix, masked entries included, n_heads * T * T "
+                "numbers.")
     score_mistakes = [
         ("architectures.memory-scores-one-head",
-         "every head has its own T x T score matrix: multiply by n_heads.", scores // n_heads),
+         "every head has its own T x T score matrix, one per head: multiply by n_heads "
+         "(n_heads × T × T numbers).", scores // n_heads),
+        ("architectures.memory-scores-triangle", triangle, n_heads * (T * (T + 1) // 2) * b),
+        ("architectures.memory-scores-triangle", triangle, n_heads * (T * (T - 1) // 2) * b),
+        ("architectures.memory-scores-triangle", triangle, scores / 2),
+        ("architectures.memory-scores-t-by-d",
+         "you sized the score matrices T × d_model (T × d_head per head): a score matrix is "
+         "T x T, one score per (query, key) pair, so it grows quadratic in T.",
+         n_heads * T * (d_model // n_heads) * b),
+        ("architectures.memory-scores-t-by-d",
+         "you sized the score matrices T × d_model: a score matrix is T x T per head, one "
+         "score per (query, key) pair, so it grows quadratic in T.", T * d_model * b),
+        *[("architectures.memory-not-bytes-unit", m, scores / div) for m, div in mib],
         ("architectures.memory-scores-linear",
          "the score matrix is T x T, one score per (query, key) pair: T squared, not T.",
          scores // T),
@@ -566,8 +795,8 @@ def _memory_properties(context_memory, case):
     base = run()
     laws = [  # (what is doubled, the change, kv factor, scores factor, why)
         ("T", dict(T=2 * T), 2, 4,
-         "the cache grows like T (one key and one value per token) and the scores like T^2 "
-         "(one per query-key pair)"),
+         "the cache grows like T (one key and one value per token) and the scores like T^2, "
+         "quadratic (a whole T x T matrix per head, one score per query-key pair)"),
         ("n_layers", dict(n_layers=2 * n_layers), 2, 1,
          "every layer caches its own keys and values, but score_bytes is ONE layer's"),
         ("n_heads", dict(n_heads=2 * n_heads), 1, 2,
@@ -602,6 +831,11 @@ def check_context_memory(context_memory) -> None:
                            name="context_memory")
         got = core.unpack(result, ("kv_cache_bytes", "score_bytes"), name=name)
         expected = _memory_formula(n_layers, d_model, n_heads, T, b)
+        if (_same(got[0], expected[1]) and _same(got[1], expected[0])
+                and not _same(got[0], expected[0])):
+            core.fail(f"{name}: you returned (score_bytes, kv_cache_bytes), the pair swapped: "
+                      "the wrong order. Return (kv_cache_bytes, score_bytes), the cache first.",
+                      "generic.tuple-order")
         named = _memory_mistakes(n_layers, d_model, n_heads, T, b)
         for part, want, mistakes, label in zip(got, expected, named,
                                                ("kv_cache_bytes", "score_bytes"), strict=True):

@@ -156,9 +156,14 @@ def _layer_norm_cases():
 def _layer_norm_mistakes(x, gamma, beta, eps):
     x_hat = _normalise(x, 1.0, 0.0, eps)
     wrong_axes = [
-        (f"axis {d} ({'the batch' if x.ndim == 3 and d == 0 else 'the positions'})", (d,))
+        (f"axis {d} (dim={d}), across the batch, as BatchNorm does: one mean per feature over "
+         "the examples of the batch" if x.ndim == 3 and d == 0 else
+         f"axis {d} (dim={d}), over the positions: one mean per feature over the sequence. "
+         f"(dim={d} is the feature axis only for a {d + 1}-D x; x here is {x.ndim}-D, with any "
+         "leading axes)", (d,))
         for d in range(x.ndim - 1)
-    ] + [("every axis at once", tuple(range(x.ndim))),
+    ] + [("every axis at once: one mean for the whole tensor, shared by all positions, "
+          "instead of one per position", tuple(range(x.ndim))),
          ("the positions and the features together (one mean per sequence)",
           tuple(range(x.ndim))[-2:])]
     mistakes = [
@@ -290,6 +295,25 @@ def _layer_norm_properties(layer_norm, x, gamma, beta, eps, name):
                   "by feature; it is not.", "block.layer-norm-beta")
 
 
+_BROADCAST_ERRORS = ("must match the size of tensor", "could not be broadcast")
+
+
+def _call_layer_norm(layer_norm, x, gamma, beta, eps, name):
+    """core.call, naming a broadcasting error: a statistic that lost its axis (no keepdim)."""
+    try:
+        return core.call(layer_norm, x, gamma, beta, eps, name="layer_norm")
+    except (RuntimeError, ValueError) as error:
+        if not any(p in str(error) for p in _BROADCAST_ERRORS):
+            raise
+        core.fail(
+            f"{name}: your function raised a broadcasting error ({type(error).__name__}: "
+            f"{error}). Most likely a mean or variance over dim=-1 without keepdim=True has shape "
+            f"{tuple(x.shape[:-1])}, one number per position with the feature axis gone, and "
+            f"does not line up with x {tuple(x.shape)}: keep that axis (keepdim=True, shape "
+            "(..., 1)) so that each position's statistics broadcast over its own features.",
+            "block.layer-norm-no-keepdim")
+
+
 @core.exercise
 def check_layer_norm(layer_norm) -> None:
     """Exercise: layer_norm(x, gamma, beta, eps) by hand, equal to nn.LayerNorm."""
@@ -298,7 +322,7 @@ def check_layer_norm(layer_norm) -> None:
                     "that is the exercise.")
     for i, (x, gamma, beta, eps) in enumerate(_layer_norm_cases()):
         name = f"layer_norm(x {tuple(x.shape)}, eps={eps})"
-        got = _tensor(core.call(layer_norm, x, gamma, beta, eps, name="layer_norm"), name)
+        got = _tensor(_call_layer_norm(layer_norm, x, gamma, beta, eps, name), name)
         reference = LayerNorm(x.shape[-1], eps=eps).double()
         with torch.no_grad():
             reference.weight.copy_(gamma)
@@ -355,8 +379,9 @@ def _ffn_mistakes(x, W1, b1, W2, b2, act, act_name):
          "activation after the second linear: you computed act((x W1 + b1) W2 + b2). The "
          "activation acts on the wide hidden layer, between the two linear maps.", act(linear)),
         ("block.ffn-activation-twice",
-         "activation after the second linear too: apply it once, to the wide hidden layer "
-         "x W1 + b1, and not to the output.", act(act(x @ W1 + b1) @ W2 + b2)),
+         "activation after the second linear too: you applied it twice, on the hidden layer "
+         "and again on the output, after W2. Apply it once, to the wide hidden layer "
+         "x W1 + b1 only, and not to the output.", act(act(x @ W1 + b1) @ W2 + b2)),
         ("block.ffn-no-activation",
          "missing activation: you computed (x W1 + b1) W2 + b2. Two linear maps in a row "
          "are one linear map (x W1 W2 + ...), so without the activation the FFN adds no "
@@ -367,6 +392,12 @@ def _ffn_mistakes(x, W1, b1, W2, b2, act, act_name):
         ("block.ffn-activation-on-input",
          "activation applied to the input: act(x) W1 ... . It belongs on the hidden layer, "
          "after the first linear map and its bias.", (act(x) @ W1 + b1) @ W2 + b2),
+        ("block.ffn-no-biases", "you left out both biases, b1 and b2 (no bias at all): b1 is "
+         "added to x W1 before the activation, b2 to the output.", act(x @ W1) @ W2),
+        ("block.ffn-residual",
+         "you added the input x to the output: that residual (skip connection) belongs to the "
+         "block, around the FFN, not inside it. The FFN returns act(x W1 + b1) W2 + b2 alone.",
+         x + act(x @ W1 + b1) @ W2 + b2),
         ("block.ffn-no-b1", "you forgot b1, the bias of the first linear map: it is added to "
          "x W1 before the activation.", act(x @ W1) @ W2 + b2),
         ("block.ffn-no-b2", "you forgot b2, the bias of the second linear map: it is added to "
@@ -406,9 +437,10 @@ def _ffn_properties(feed_forward, x, W1, b1, W2, b2, act, name):
     got = run(x, recorder)
     hidden = x @ W1 + b1  # (..., d_ff)
     if not seen:
-        core.fail(f"{name}: your function never called its `activation` argument (ReLU "
-                  "whatever activation is passed, or no activation at all?). Call the function "
-                  "you are given, on the hidden layer.", "block.ffn-activation-unused")
+        core.fail(f"{name}: your function never called the activation argument `activation`: "
+                  "it ignores the activation you are given (ReLU whatever activation is passed, "
+                  "always relu, or no activation at all?). Call the function you are given, on "
+                  "the hidden layer.", "block.ffn-activation-unused")
     if len(seen) > 1:
         core.fail(f"{name}: your function called `activation` {len(seen)} times; the FFN "
                   "applies it once, to the hidden layer.", "block.ffn-activation-twice")
@@ -423,6 +455,10 @@ def _ffn_properties(feed_forward, x, W1, b1, W2, b2, act, name):
                 "not x W1 + b1 (is W1 transposed, or the wrong matrix used?)")
         core.fail(f"{name}: the activation's input should be the hidden pre-activation "
                   f"x W1 + b1; yours is {what}.", "block.ffn-hidden-wrong")
+    if _close(got, x + act(hidden) @ W2 + b2):
+        core.fail(f"{name}: you added the input x to the output: that residual (skip "
+                  "connection) belongs to the block, around the FFN, not inside it. The FFN "
+                  "returns act(x W1 + b1) W2 + b2 alone.", "block.ffn-residual")
     if not _close(got, act(hidden) @ W2 + b2):
         core.fail(f"{name}: the activation is right, but what follows is not: the activated "
                   "hidden layer is projected back with W2 and then b2 is added.",
@@ -476,8 +512,9 @@ def _swiglu_mistakes(x, W_gate, W_up, W_down):
                "SiLU of x W_gate elementwise by x W_up.")
     return [
         ("block.swiglu-gate-up-swapped",
-         "you swapped the gate and the up projection: SiLU goes on x @ W_gate, and its result "
-         "multiplies x @ W_up (which stays linear).", (F.silu(up) * gate) @ W_down),
+         "you swapped the gate and the up projection: SiLU is on the wrong branch, the up "
+         "branch x @ W_up. SiLU goes on the gate branch x @ W_gate, and its result multiplies "
+         "x @ W_up (which stays linear).", (F.silu(up) * gate) @ W_down),
         ("block.swiglu-sigmoid-gate",
          "sigmoid instead of SiLU: sigmoid(x W_gate) * (x W_up) is the original GLU. SwiGLU's "
          "gate is SiLU(z) = z * sigmoid(z) (F.silu).", (torch.sigmoid(gate) * up) @ W_down),
@@ -491,7 +528,8 @@ def _swiglu_mistakes(x, W_gate, W_up, W_down):
         ("block.swiglu-no-gate", no_gate, F.silu(gate) @ W_down),
         ("block.swiglu-no-gate", no_gate, up @ W_down),
         ("block.swiglu-silu-on-both",
-         "SiLU on both projections: only the gate goes through SiLU; x @ W_up stays linear.",
+         "SiLU on both projections (both branches): only the gate branch goes through SiLU; "
+         "the up branch x @ W_up stays linear, with no activation there.",
          (F.silu(gate) * F.silu(up)) @ W_down),
         ("block.swiglu-silu-after-product",
          "SiLU after multiplying: apply SiLU to the gate x @ W_gate first, then multiply by "
@@ -500,8 +538,9 @@ def _swiglu_mistakes(x, W_gate, W_up, W_down):
          "you added the gate instead of multiplying: the gate scales x @ W_up unit by unit, "
          "elementwise.", (F.silu(gate) + up) @ W_down),
         ("block.swiglu-silu-after-down",
-         "SiLU after the down projection: the gated hidden layer is projected by W_down, and "
-         "nothing follows.", F.silu((gate * up) @ W_down)),
+         "SiLU after the down projection: you applied SiLU at the end, after W_down. SiLU "
+         "acts on the gate x @ W_gate, before the product and before W_down; after the "
+         "projection by W_down nothing follows.", F.silu((gate * up) @ W_down)),
         ("block.swiglu-no-silu",
          "no SiLU: (x W_gate) * (x W_up) is a bilinear layer. The gate goes through SiLU "
          "(F.silu) before the product.", (gate * up) @ W_down),
@@ -641,18 +680,25 @@ def _block_mistakes(block: TransformerBlock, x: torch.Tensor, act_name: str):
          "missing a residual: attention's update replaced X instead of being added to it. "
          "H = X + Attn(LN1(X)), not Attn(LN1(X)).", no_res_h + ffn(ln2(no_res_h))),
         ("block.missing-mlp-residual",
-         "missing a residual: the MLP's update replaced H instead of being added to it. "
+         "missing a residual, the second one (the residual around the MLP): the MLP's update "
+         "replaced H instead of being added to it; you forgot to add H. "
          "X_next = H + MLP(LN2(H)), not MLP(LN2(H)).", ffn(ln2(h))),
+        ("block.mlp-residual-onto-x",
+         "the second residual adds the MLP's update onto X instead of H: X + MLP(LN2(H)) drops "
+         "the attention update. Add it onto H, the stream after attention: "
+         "X_next = H + MLP(LN2(H)).", x + ffn(ln2(h))),
         ("block.missing-both-residuals",
          "missing both residuals: each sublayer's update is added to its input, not "
          "substituted for it.", ffn(ln2(no_res_h))),
         ("block.residual-carries-ln",
-         "your residual adds LN(X) instead of X: the residual stream carries the un-normalised "
-         "state. Normalise only the copy the sublayer reads: H = X + Attn(LN1(X)).",
+         "your residual adds LN(X) instead of X: LN1(X) + Attn(LN1(X)) adds the update to the "
+         "normalised input, but the residual stream carries the raw x, un-normalised. "
+         "Normalise only the copy the sublayer reads: H = X + Attn(LN1(X)).",
          ln2(h_from_ln) + ffn(ln2(h_from_ln))),
         ("block.residual-carries-ln",
-         "your residual adds LN(X) instead of X: the residual stream carries the un-normalised "
-         "state. Normalise only the copy the sublayer reads: H = X + Attn(LN1(X)).",
+         "your residual adds LN(X) instead of X: LN1(X) + Attn(LN1(X)) adds the update to the "
+         "normalised input, but the residual stream carries the raw x, un-normalised. "
+         "Normalise only the copy the sublayer reads: H = X + Attn(LN1(X)).",
          h_from_ln + ffn(ln2(h_from_ln))),
         ("block.norm1-twice",
          "you used norm1 for both sublayers: the MLP's input goes through norm2, which has its "
@@ -696,7 +742,14 @@ def _block_properties(pre_norm_block, layer, x, name):
             "stream carries a normalised copy of x, or a LayerNorm follows an add (that is "
             "Post-Norm).", "block.stream-not-kept")
     no_mlp = _silenced(layer, mlp=True)
-    if not _close(run(no_mlp), reference(no_mlp)):
+    got_no_mlp = run(no_mlp)
+    if _close(got_no_mlp, x) and not _close(reference(no_mlp), x):
+        core.fail(
+            f"{name}: with the MLP silenced (linear2 set to 0) the block should return "
+            "H = X + Attn(LN1(X)); yours returns X itself: the attention update is dropped "
+            "(the second residual adds the MLP's update onto X instead of H?). "
+            "X_next = H + MLP(LN2(H)).", "block.attention-update-dropped")
+    if not _close(got_no_mlp, reference(no_mlp)):
         core.fail(
             f"{name}: with the MLP silenced (linear2 set to 0) the block returns "
             "H = X + Attn(LN1(X)), and yours does not: the attention half is wrong. Attention "
@@ -755,7 +808,20 @@ def _count_mistakes(d: int, h: int, d_ff: int):
     ffn = d * d_ff + d_ff + d_ff * d + d
     right = attn + norms + ffn
     biases = 4 * d + d_ff + d
+    four_d = ("you are 4 × d_model short: you forgot the four attention biases (one of "
+              "d_model for each of W_Q, W_K, W_V and W_O: attention holds 4 (d^2 + d) "
+              "parameters, the biases of W_Q, W_K, W_V and W_O included) or you forgot the "
+              "LayerNorm parameters (two LayerNorms, gamma and beta of d_model each). Both are "
+              "4 × d_model: count each once.")
     return [
+        ("block.count-4d-missing", four_d, right - 4 * d),
+        ("block.count-no-ffn-biases",
+         "you forgot the FFN biases b1 and b2: the first linear map has a bias of d_ff, the "
+         "second one of d_model, d_ff + d_model numbers (the biases of the FFN).",
+         right - d_ff - d),
+        ("block.count-no-ffn-biases",
+         "you forgot the FFN's first bias b1, one entry per hidden unit: d_ff numbers (the "
+         "biases of the FFN are b1, d_ff, and b2, d_model).", right - d_ff),
         ("block.count-no-biases",
          "you forgot the biases: each of W_Q, W_K, W_V and W_O has a bias of d_model numbers, "
          "and the FFN's two linear maps have biases of d_ff and d_model.", right - biases),
@@ -769,16 +835,15 @@ def _count_mistakes(d: int, h: int, d_ff: int):
          "you forgot W_O and the biases: attention has four d_model x d_model matrices "
          "(W_Q, W_K, W_V, W_O), and each linear map has a bias.",
          right - (d * d + d) - biases + d),
-        ("block.count-no-norms",
-         "you forgot the LayerNorm parameters: each of the two LayerNorms has gamma and beta, "
-         "d_model numbers each.", right - norms),
         ("block.count-half-norms",
          "you counted only 2 * d_model LayerNorm parameters: there are two LayerNorms (before "
          "attention and before the FFN), each with gamma AND beta.", right - 2 * d),
         ("block.count-times-heads",
-         "you multiplied the attention parameters by the number of heads: the heads split "
-         "d_model into n_heads slices of d_model / n_heads, so W_Q, W_K, W_V, W_O stay "
-         "d_model x d_model. n_heads does not change the count.", right + (h - 1) * attn),
+         "you multiplied the attention parameters by the number of heads, counting them "
+         "n_heads times: the heads split d_model into n_heads slices of d_head = d_model / "
+         "n_heads, so W_Q, W_K, W_V, W_O stay d_model x d_model. n_heads does not matter: the "
+         "count is independent of n_heads, and n_heads does not change the count.",
+         right + (h - 1) * attn),
         ("block.count-one-ffn-matrix",
          "you counted one FFN matrix: the FFN has two, d_model x d_ff up and d_ff x d_model "
          "down, each with its bias.", right - (d_ff * d + d)),
@@ -800,6 +865,11 @@ def _number(got, name):
     if not isinstance(got, (int, float)) or isinstance(got, bool):
         core.fail(f"{name}: return a number (an int); got {type(got).__name__}",
                   "block.count-not-a-number")
+    if isinstance(got, float):
+        core.fail(f"{name}: your count is a float ({got:g}), not an int: a parameter count is "
+                  "a whole number. A true division such as d_model / n_heads makes a float; "
+                  "count from the shapes with integers (and n_heads does not change any "
+                  "shape).", "block.count-float")
     return got
 
 
@@ -812,12 +882,29 @@ def _count_properties(layer_parameters, d, h, d_ff):
 
     base = run(d, h, d_ff)
     other_h = 1 if h != 1 else 2
-    if run(d, other_h, d_ff) != base:
+    other = run(d, other_h, d_ff)
+    if other != base:
+        more, fewer = (base, other) if h > other_h else (other, base)
+        why = ("it grows with the heads: you counted full-width d_model x d_model projections "
+               "per head, n_heads times" if more > fewer else
+               "it shrinks with more heads: you sized a projection for one head, d_model x d_k "
+               "with d_k = d_model / n_heads (per head), but W_Q, W_K and W_V project to all "
+               "heads together, n_heads · d_k = d_model columns")
         core.fail(f"layer_parameters: your count changes with n_heads ({h} heads: {base}, "
-                  f"{other_h}: {run(d, other_h, d_ff)}). The heads split d_model into slices; "
-                  "the matrices keep their sizes, so n_heads does not change the count.",
-                  "block.count-depends-on-heads")
+                  f"{other_h}: {other}): {why}. The heads split d_model into slices; "
+                  "the matrices keep their sizes, so n_heads does not change the count: it is "
+                  "independent of n_heads.", "block.count-depends-on-heads")
     step = run(d, h, d_ff + 1) - base
+    if step == 0:
+        core.fail(f"layer_parameters: your count does not change with d_ff (d_ff {d_ff} -> "
+                  f"{d_ff + 1}): it ignores the d_ff argument (a fixed FFN width such as "
+                  "4 * d_model?). Use the d_ff you are given: each FFN unit adds 2 * d_model + 1 "
+                  "parameters.", "block.count-ignores-d-ff")
+    if step == 2 * d:
+        core.fail(f"layer_parameters: one more FFN unit (d_ff {d_ff} -> {d_ff + 1}) changed "
+                  f"your count by 2 * d_model = {step}, not 2 * d_model + 1: the unit's bias "
+                  "entry is missing, so you forgot the FFN biases (b1 has d_ff entries, b2 "
+                  "d_model: d_ff + d_model numbers).", "block.count-no-ffn-biases")
     if step != 2 * d + 1:
         core.fail(f"layer_parameters: one more FFN unit (d_ff {d_ff} -> {d_ff + 1}) changed "
                   f"your count by {step}; it adds 2 * d_model + 1 = {2 * d + 1} parameters: a "

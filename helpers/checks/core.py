@@ -419,6 +419,8 @@ def compare(student, expected, *, name: str, mistakes=(), atol=1e-6, rtol=1e-5,
         return
     for mistake in mistakes:
         diagnosis, message, wrong = _mistake_parts(mistake)
+        if wrong is None:  # a mistake that cannot happen in this case
+            continue
         if _close(got, as_array(wrong, "mistake"), atol, rtol):
             fail(f"{name}: {message}", diagnosis)
     found = diagnose(got, want, atol=atol, rtol=rtol, axes=axes, sizes=sizes, factors=factors)
@@ -786,13 +788,14 @@ def unpack(result, parts: tuple[str, ...], *, name: str):
 def compare_tuple(result, expected: tuple, parts: tuple[str, ...], *, name: str, **options):
     """Compare a returned tuple part by part; name a swapped order."""
     got = unpack(result, parts, name=name)
-    if len(parts) == 2:
-        a, b = (as_array(g, f"{name}: {p}") for g, p in zip(got, parts, strict=True))
-        wa, wb = (as_array(e, "reference") for e in expected)
-        if (_close(a, wb, 1e-6, 1e-5) and _close(b, wa, 1e-6, 1e-5)
-                and not _close(a, wa, 1e-6, 1e-5)):
-            fail(f"{name}: you returned ({parts[1]}, {parts[0]}); the exercise asks for "
-                 f"({parts[0]}, {parts[1]}), in that order.", "generic.tuple-order")
+    g = [as_array(x, f"{name}: {p}") for x, p in zip(got, parts, strict=True)]
+    w = [as_array(e, "reference") for e in expected]
+    right = all(_close(g[i], w[i], 1e-6, 1e-5) for i in range(len(parts)))
+    for perm in itertools.permutations(range(len(parts))):
+        if not right and perm != tuple(range(len(parts))) and all(
+                _close(g[i], w[j], 1e-6, 1e-5) for i, j in enumerate(perm)):
+            fail(f"{name}: you returned ({', '.join(parts[j] for j in perm)}); the exercise "
+                 f"asks for ({', '.join(parts)}), in that order.", "generic.tuple-order")
     per_part = options.pop("per_part", {})
     for g, e, p in zip(got, expected, parts, strict=True):
         compare(g, e, name=f"{name}: {p}", **{**options, **per_part.get(p, {})})

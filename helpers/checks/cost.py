@@ -14,6 +14,7 @@ even though its values are right. This is lesson-specific and lives here, not in
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 
 import numpy as np
@@ -170,11 +171,11 @@ def _one_pass(reads: _Reads, n: int, block_size: int, name: str) -> None:
         if per > block_size:
             whole = "the whole row"
             core.fail(
-                f"{name}: your function takes {what[ufunc]} over {whole} at once (block_size is "
-                f"{block_size}). That is the two-pass softmax, which needs the whole row before "
-                "it can start. Read x one block at a time and keep only the running max m and "
-                "the running sum z; after the last block, divide exp(x - m) by that z (no "
-                "further sum over x).",
+                f"{name}: your function takes {what[ufunc]} over {whole} at once, up front "
+                f"(block_size is {block_size}). That is the two-pass softmax, which needs the "
+                "whole row before it can start. Read x block by block, in one pass, and keep "
+                "only the running max m and the running sum z; after the last block, divide "
+                "exp(x - m) by that z (no further sum over x).",
                 "cost.online-reads-whole-row",
             )
     starts = [int(pos.min()) for _, _, pos in reads.reductions if pos is not None and pos.size]
@@ -223,6 +224,50 @@ def _softmax_last_block_max(x, block_size):
     return np.exp(x - _blocks(x, block_size)[-1].max()) / z
 
 
+def _softmax_drop_tail(x, block_size):
+    """The loop runs over len(x) // block_size full blocks: the last, partial one is never read."""
+    n_full = len(x) // block_size
+    if n_full * block_size == len(x) or n_full == 0:
+        return None
+    m, z = -np.inf, 0.0
+    for b in _blocks(x[: n_full * block_size], block_size):
+        m_new = max(m, b.max())
+        z = z * np.exp(m - m_new) + np.exp(b - m_new).sum()
+        m = m_new
+    return np.exp(x - m) / z
+
+
+def _softmax_block_max(x, block_size):
+    """m set to each block's own max, not the running max: exact, until a drop overflows."""
+    m, z = -np.inf, 0.0
+    for b in _blocks(x, block_size):
+        m_new = b.max()
+        z = z * np.exp(m - m_new) + np.exp(b - m_new).sum()
+        m = m_new
+    return np.exp(x - m) / z
+
+
+def _softmax_rescale_after_add(x, block_size):
+    """The block's own terms added first, then the whole sum rescaled, new terms included."""
+    m, z = -np.inf, 0.0
+    for b in _blocks(x, block_size):
+        m_new = max(m, b.max())
+        terms = np.exp(b - m_new).sum()
+        z = (z + terms) * np.exp(m - m_new) if np.isfinite(m) else terms
+        m = m_new
+    return np.exp(x - m) / z
+
+
+def _softmax_from_zero(x, block_size):
+    """The running max starts at 0 instead of -inf."""
+    m, z = 0.0, 0.0
+    for b in _blocks(x, block_size):
+        m_new = max(m, b.max())
+        z = z * np.exp(m - m_new) + np.exp(b - m_new).sum()
+        m = m_new
+    return np.exp(x - m) / z
+
+
 def _softmax_per_block(x, block_size):
     return np.concatenate([softmax(b) for b in _blocks(x, block_size)])
 
@@ -244,6 +289,8 @@ def _online_cases():
         (np.array([1000.0, 1003.0, 998.0, 1005.0, 1001.0]), 2),  # exp(1000) overflows
         (np.array([0.0, 1.0, 750.0, 2.0, 760.0]), 2),  # a later block far above the first
         (np.array([2.0, -1.0, 0.5]), 3),  # one block: nothing to rescale
+        (np.array([760.0, 2.0, 750.0, 0.0, 1.0]), 2),  # later blocks far BELOW the first
+        (np.array([-1000.0, -1003.0, -998.0, -1001.0]), 2),  # every score far below 0
     ]
 
 
@@ -271,16 +318,41 @@ def check_online_softmax(my_online_softmax) -> None:
             wrong_sum = _softmax_no_rescale(x, block_size)
             inverted = _softmax_inverted_rescale(x, block_size)
             last_max = _softmax_last_block_max(x, block_size)
+            dropped = _softmax_drop_tail(x, block_size)
+            block_max = _softmax_block_max(x, block_size)
+            after_add = _softmax_rescale_after_add(x, block_size)
+            from_zero = _softmax_from_zero(x, block_size) if x.max() < -700 else None
         total = f"{wrong_sum.sum():.3f}"
         mistakes = [
+            ("cost.online-m-from-zero",
+             "you started the running max at m = 0 instead of -inf: on this row every score is "
+             "far below 0 (near -1000), so max(0, ...) stays 0, every exp(x - 0) underflows to "
+             "0, z = 0 and 0 / 0 = NaN. Start from m = -inf (the initial max), z = 0.",
+             from_zero),
+            ("cost.online-block-max",
+             "you set m to each block's own max instead of the running max, the larger of m and "
+             "the block's max, max(m, block.max()): when a later block is far below an earlier "
+             "one, exp(m - m_new) is exp of a large positive number and overflows to inf.",
+             block_max if not _same(block_max, softmax(x)) else None),
+            ("cost.online-drops-last-block",
+             f"your loop never reads the last, partial block: block_size = {block_size} does "
+             f"not divide len(x) = {n}, and len(x) // block_size full blocks leave a remainder "
+             f"(the tail, positions {n - n % block_size}..{n - 1}). Read every entry: "
+             "range(0, len(x), block_size) covers the partial block too.", dropped),
+            ("cost.online-rescale-after-add",
+             "you rescaled after adding the block's terms: (z + new terms) * exp(m - m_new) "
+             "multiplies the new terms, already taken relative to m_new, by the factor too. "
+             "The order matters: rescale the old z first, before adding the block's terms.",
+             after_add),
             ("cost.online-sum-not-rescaled",
              f"your weights sum to {total}, not 1: you forgot to rescale the running sum when "
              "the max changes. Terms added earlier were exp(x - m_old); when a block raises the "
              "max to m_new, multiply the sum by exp(m_old - m_new) before adding the new terms.",
              wrong_sum),
             ("cost.online-rescale-inverted",
-             "you rescaled the running sum by exp(m_new - m_old), the wrong way round: when the "
-             "max grows, old terms shrink relative to it, so multiply by exp(m_old - m_new) <= 1.",
+             "you rescaled the running sum by exp(m_new - m_old), the wrong way round: your "
+             "factor is inverted, exp(m_new - m) instead of exp(m - m_new). When the max grows, "
+             "old terms shrink relative to it, so multiply by exp(m_old - m_new) <= 1.",
              inverted),
             ("cost.online-per-block",
              "you normalised each block on its own, so every block sums to 1. Softmax divides "
@@ -291,9 +363,10 @@ def check_online_softmax(my_online_softmax) -> None:
              "(exp(1000) is inf in float64). Keep the max m and the sum of exp(x - m).",
              _softmax_unshifted(x)),
             ("cost.online-last-block-max",
-             "your running sum is right, but the final exp(x - m) uses the last block's max, "
-             "not the running max of the whole row: z was summed relative to the running m, so "
-             "the numerator must use that same m.", last_max),
+             "your running sum is right, but the final exp(x - m) uses the last block's max "
+             "(block.max()), not the running max m after the last block: z was summed relative "
+             "to the running m, so the numerator and z use different shifts. The numerator "
+             "must use that same m.", last_max),
         ]
         _named_mistake(got, softmax(x), mistakes, name)
         core.require(np.isfinite(got).all(),
@@ -309,7 +382,8 @@ def check_online_softmax(my_online_softmax) -> None:
                      "is not the sum of exp(x_j - m) over the whole row, for the m you use in "
                      "the numerator. Each rescaling must bring the old sum to the new max.",
                      "cost.online-not-normalised")
-        core.compare(got, softmax(x), name=name, mistakes=mistakes, axes=("n",),
+        core.compare(got, softmax(x), name=name, axes=("n",),
+                     mistakes=[m for m in mistakes if m[2] is not None],
                      sizes=dict(n=n, block_size=block_size, blocks=n_blocks),
                      factors={"block_size": float(block_size), "number of blocks":
                               float(n_blocks)})
@@ -352,17 +426,56 @@ def _step_variants(m, z, acc, s, v):
     }
     if acc.shape[0] == acc.shape[1]:  # alpha * acc broadcasts along d_v without an error
         variants["columns"] = (m_new, z_new, alpha[None, :] * acc + p @ v)
+    with np.errstate(over="ignore", invalid="ignore"):
+        one = np.maximum(m, s.max())
+        variants["one max"] = _step_from(m, z, acc, s, v, one)
+        if np.isinf(s).any():
+            variants["masked zero"] = attention_step(m, z, acc, np.where(np.isinf(s), 0.0, s), v)
+        if s.shape[0] == s.shape[1]:  # a wrong axis broadcasts silently on a square block
+            variants["queries axis"] = _step_from(m, z, acc, s, v,
+                                                           np.maximum(m, s.max(axis=0)))
+            m_k = np.maximum(m, s.max(axis=-1))
+            p_k = np.exp(s - m_k[None, :])
+            a_k = np.exp(m - m_k)
+            variants["key axis"] = (m_k, a_k * z + p_k.sum(-1), a_k[:, None] * acc + p_k @ v)
     return right, variants
+
+
+def _step_from(m, z, acc, s, v, m_new):
+    """The step with a given (possibly wrong) m_new, the rest done right."""
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new[:, None])
+    return m_new, alpha * z + p.sum(-1), alpha[:, None] * acc + p @ v
 
 
 STEP_MESSAGES = {
     "sum": ("cost.step-sum-not-rescaled",
-            "you forgot to rescale the running sum z: when the max grows from m to m_new, the "
-            "old sum was taken relative to m, so multiply it by exp(m - m_new) before adding."),
+            "you forgot to rescale the running sum z (z is not rescaled): when the max grows "
+            "from m to m_new, the old sum was taken relative to m, so multiply it by "
+            "exp(m - m_new) before adding. Rescale z too: rescale both z and acc by that "
+            "factor."),
     "acc": ("cost.step-acc-not-rescaled",
-            "you did not rescale the accumulated output: acc holds sum exp(s - m) v over the "
-            "keys seen so far, relative to the old max m. Multiply it by the same exp(m - m_new) "
-            "as z."),
+            "you did not rescale the accumulated output (acc is not rescaled): acc holds "
+            "sum exp(s - m) v over the keys seen so far, relative to the old max m. Rescale acc "
+            "too, by the same exp(m - m_new) as z: rescale both z and acc."),
+    "one max": ("cost.step-one-max",
+                "m_new takes the max over the whole block, all queries together: each query "
+                "keeps its own running max, per query, the max over its own keys (axis=-1), "
+                "not over axis 0 or the whole block."),
+    "masked zero": ("cost.step-masked-weight",
+                    "your step gives weight to masked keys: a masked score is -inf, and its "
+                    "weight must be exp(-inf - m_new) = 0. Replacing -inf by 0 (or ignoring the "
+                    "mask) gives each masked key the weight exp(0 - m_new). Keep the -inf: "
+                    "np.exp(-inf) is 0."),
+    "queries axis": ("cost.step-max-over-queries",
+                     "you took the block's max over axis 0, over the queries, instead of over "
+                     "each query's keys: s is (T_q, B), one row per query, so each query's "
+                     "max over the keys is s.max(axis=-1)."),
+    "key axis": ("cost.step-m-along-keys",
+                 "you subtracted m_new from s without a key axis: m_new has one entry per "
+                 "query (T_q,), and s - m_new lines it up with the B keys (it broadcasts along "
+                 "the keys). Make it a column, m_new[:, None], so each row subtracts its own "
+                 "query's max."),
     "both": ("cost.step-nothing-rescaled",
              "neither the running sum z nor the accumulated output acc was rescaled: both were "
              "summed relative to the old max m, so both need the factor exp(m - m_new)."),
@@ -401,6 +514,13 @@ def _compare_state(got, want, variants, name, state, s):
     got = [core.as_array(g, f"{name}, {label}") for g, label in zip(got, labels, strict=True)]
     if all(_same(g, w, atol=1e-9) for g, w in zip(got, want, strict=True)):
         return
+    for order in itertools.permutations(range(3)):
+        if order != (0, 1, 2) and all(_same(got[i], want[o], atol=1e-9)
+                                      for i, o in enumerate(order)):
+            yours = ", ".join(labels[o] for o in order)
+            core.fail(f"{name}: you returned ({yours}), the parts in the wrong order (two "
+                      "swapped); the exercise asks for the tuple (m_new, z_new, acc_new), in "
+                      "that order.", "generic.tuple-order")
     for key, wrong in variants.items():
         if all(_same(g, w, atol=1e-9) for g, w in zip(got, wrong, strict=True)):
             diagnosis, message = STEP_MESSAGES[key]
@@ -440,10 +560,45 @@ def _compare_state(got, want, variants, name, state, s):
                       sizes=sizes, factors={"B": float(s.shape[-1])}, mistakes=mistakes)
 
 
+def _square_probe(fn, error, name):
+    """The step raised on a block with T_q != B: on a square block (T_q = B = d_v) a max or a
+    subtraction along the wrong axis broadcasts silently; name the variant the answer gives."""
+    rng = np.random.default_rng(21)
+    m, z, acc = np.array([0.5, 2.0, -0.5]), np.array([1.3, 2.4, 1.1]), rng.normal(size=(3, 3))
+    s, v = np.array([[1.5, -0.5, 0.2], [1.0, 0.3, -2.0], [0.4, 3.0, 0.1]]), rng.normal(size=(3, 3))
+    try:
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            got = fn(m.copy(), z.copy(), acc.copy(), s.copy(), v.copy())
+        got = [np.asarray(g, dtype=float) for g in got]
+    except Exception:  # noqa: BLE001 - it fails there too: the first error shows
+        return
+    if len(got) != 3:
+        return
+    _, variants = _step_variants(m, z, acc, s, v)
+    for key, wrong in variants.items():
+        if all(_same(g, w, atol=1e-9) for g, w in zip(got, wrong, strict=True)):
+            diagnosis, message = STEP_MESSAGES[key]
+            core.fail(f"{name}: your function raised {type(error).__name__} ({error}): an "
+                      "array of one entry per query (T_q,) met one of one entry per key (B,), "
+                      "a broadcast along the wrong axis. On a square block (T_q = B) it runs, "
+                      f"and there: {message}", diagnosis)
+    core.fail(f"{name}: your function raised {type(error).__name__} ({error}): an array of one "
+              "entry per query (T_q,) met one of another length, a broadcast along the wrong "
+              "axis. m, z and m_new hold one entry per query: the block's max is over each "
+              "query's keys (s.max(axis=-1)), and m_new[:, None] is a column for s (T_q, B) and "
+              "acc (T_q, d_v).", "cost.step-broadcast")
+
+
 def _one_step(fn, state, s, v, name):
     m, z, acc = state
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        got = core.call(fn, m, z, acc, s, v, name="my_attention_step")
+        try:
+            got = core.call(fn, m, z, acc, s, v, name="my_attention_step")
+        except ValueError as error:
+            if "broadcast" not in str(error) or s.shape[0] == s.shape[1]:
+                raise
+            _square_probe(fn, error, name)
+            raise
         want, variants = _step_variants(m, z, acc, s, v)
     _compare_state(got, want, variants, name, state, s)
     return tuple(np.asarray(g, dtype=float) for g in got)
@@ -560,8 +715,13 @@ def _cache_mistakes(old, new, other_old, other_new, what, other):
          f"{old.shape[0] + new.shape[0]} sequences. Append along the position axis, dim=-2.",
          cat(0) if old.shape[-2] == new.shape[-2] else None),
         ("cost.cache-new-first",
-         "the new positions come first: the cache must stay in position order, the cached "
+         "wrong order: the new positions come first (new first). The cache must stay in "
+         "position order, the old positions first, then the new ones: [old, new], the cached "
          "(older) positions, then the new ones.", torch.cat([new, old], dim=-2)),
+        ("cost.cache-other-new",
+         f"you appended {other[0]}_new into the {what[:-1]} cache instead of {what[0]}_new (a "
+         f"copy-paste slip?): the {what} cache grows by the new {what}, {what[0]}_new, and "
+         f"the {other} cache by {other[0]}_new.", torch.cat([old, other_new], dim=-2)),
         ("cost.cache-past-forgotten",
          f"you returned only the new {what} and forgot the cached ones: the next query could "
          "not read the past.", new),
@@ -685,6 +845,14 @@ def _bool_mask(got, name, shape):
 def _window_properties(got, T, window, name):
     """The properties of a causal window, in teaching order, each with its own message."""
     rows = np.arange(T)
+    want = sliding_window_mask(T, window)
+    bad_rows = np.nonzero((got != want).any(axis=1))[0]
+    if bad_rows.size and bad_rows.max() < window - 1 and window <= T:
+        core.fail(f"{name}: only your first rows are wrong (rows {bad_rows.tolist()}, the early "
+                  f"rows i < window - 1 = {window - 1}); every later row is right. There the "
+                  "window's first key i - window + 1 is negative, and a negative slice start "
+                  "counts from the end (it wraps around), so the row comes out empty or wrong. "
+                  "Clip the start at 0: max(0, i - window + 1).", "cost.window-negative-start")
     if not got[rows, rows].all():
         core.fail(f"{name}: row {int(rows[~got[rows, rows]][0])} does not keep its own "
                   "position: your window excludes the diagonal. The query itself counts as one "
@@ -719,6 +887,16 @@ def check_sliding_window_mask(my_sliding_window_mask) -> None:
                 why="Build the mask yourself from comparisons of positions: that is the "
                     "exercise.")
     cases = ((8, 3), (6, 1), (5, 2), (4, 6), (7, 7), (1, 1))
+    first = _bool_mask(core.call(my_sliding_window_mask, 8, 3, name="my_sliding_window_mask"),
+                       "my_sliding_window_mask(8, 3)", (8, 8))
+    other = _bool_mask(core.call(my_sliding_window_mask, 8, 5, name="my_sliding_window_mask"),
+                       "my_sliding_window_mask(8, 5)", (8, 8))
+    if np.array_equal(first, other) and not np.array_equal(first, causal_mask(8)):
+        kept = int(first[-1].sum())
+        core.fail("my_sliding_window_mask: your mask is the same for window = 3 and window = 5 "
+                  f"(row 7 keeps {kept} keys in both): it ignores the window argument. Is the "
+                  "window hard-coded (a fixed size from the lesson's example)? Use the window "
+                  "you are given.", "cost.window-ignored")
     for T, window in cases:
         name = f"my_sliding_window_mask({T}, {window})"
         got = _bool_mask(core.call(my_sliding_window_mask, T, window,
@@ -737,11 +915,13 @@ def check_sliding_window_mask(my_sliding_window_mask) -> None:
              "your window looks only ahead: row i keeps i..i+window-1, the future. Keep the "
              "past, i-window+1..i.", (j >= i) & (j < i + window)),
             ("cost.window-one-too-many",
-             f"your window keeps {window + 1} keys per row, one too many: i-window..i. Count the "
-             "query itself as one of the `window` keys: i-window+1..i.",
+             f"your window keeps window + 1 = {window + 1} keys per row, one too many (off by "
+             "one, as i - j <= window gives): i-window..i. Count the query itself as one of "
+             "the `window` keys: i-window+1..i.",
              (j <= i) & (j >= i - window)),
             ("cost.window-one-too-few",
-             f"your window keeps {window - 1} keys per row, one too few: i-window+2..i. The "
+             f"your window keeps window - 1 = {window - 1} keys per row, one too few (off by "
+             "one): i-window+2..i. The "
              "`window` keys are the query itself and the window - 1 before it.",
              (j <= i) & (i - j < window - 1)),
             ("cost.window-plain-causal",
@@ -754,6 +934,15 @@ def check_sliding_window_mask(my_sliding_window_mask) -> None:
              "recent ones: the two conditions are combined the wrong way round.",
              causal_mask(T) & ~want),
         ]
+        wrapped = np.zeros((T, T), dtype=bool)
+        for r in range(T):  # a slice start i - window + 1 < 0 counts from the end
+            wrapped[r, r - window + 1 : r + 1] = True
+        mistakes.insert(0, (
+            "cost.window-negative-start",
+            "your first rows are wrong: for the early rows i < window - 1 the slice start "
+            "i - window + 1 is negative, and a negative start counts from the end (it wraps "
+            "around), so the row comes out empty. Clip the start at 0: max(0, i - window + 1).",
+            wrapped))
         _named_mistake(got, want, mistakes, name)
         _window_properties(got, T, window, name)
         core.compare(got, want, name=name, mistakes=mistakes, axes=("i (queries)", "j (keys)"),
@@ -780,8 +969,25 @@ def _gate_properties(got, logits, k, name):
     bad = np.nonzero(counts != k)[0]
     if bad.size:
         r = int(bad[0])
+        n_experts = logits.shape[-1]
+        kth = logits.topk(k, -1).values[:, -1:]
+        ties = (logits >= kth).sum(-1).numpy()
+        why = ""
+        if counts[r] == ties[r] and counts[r] > k:
+            why = (f" Row {r}'s logits tie at its k-th largest value, and keeping every logit "
+                   ">= the k-th largest keeps them all: more than k. Take exactly k, topk's "
+                   "indices, not a threshold.")
+        elif counts[r] == n_experts and k < n_experts:
+            why = (" Every expert gets weight: setting the other logits to 0 instead of -inf "
+                   "before a softmax over all experts still gives them weight exp(0); only "
+                   "-inf (or a softmax over the k chosen logits alone) makes every other "
+                   "expert get 0.")
+        elif counts[r] == n_experts - k + 1:
+            why = (f" That is n_experts - k + 1 = {n_experts - k + 1}: too many experts, all "
+                   "those at or above the k-th smallest logit (torch.kthvalue counts from the "
+                   "smallest). Choose the k largest (topk).")
         core.fail(f"{name}: row {r} has {int(counts[r])} non-zero gates; each row must have "
-                  f"exactly k={k}: the chosen experts get a gate, every other expert 0.",
+                  f"exactly k={k}: the chosen experts get a gate, every other expert 0.{why}",
                   "cost.gates-wrong-count")
     for r in range(got.shape[0]):
         picked = set(np.nonzero(got[r])[0].tolist())
@@ -795,8 +1001,26 @@ def _gate_properties(got, logits, k, name):
     if bad.size:
         r = int(bad[0])
         core.fail(f"{name}: row {r}'s gates sum to {sums[r]:.4g}, not 1: normalise over the "
-                  "k chosen experts only, with a softmax over their k logits.",
-                  "cost.gates-not-normalised")
+                  "k chosen experts only, with a softmax over their k logits, within each row "
+                  "(dim=-1), so that each row sums to 1.", "cost.gates-not-normalised")
+
+
+_TIES = torch.tensor([[1.0, 3.0, 3.0, 0.5], [2.0, 2.0, 2.0, 1.0], [4.0, 1.0, 1.0, 0.0]])
+
+
+def _right_with_ties(got, logits, k) -> bool:
+    """k gates per row, at experts whose logits are among the k largest (any of the tied
+    ones), equal to the softmax of the chosen logits."""
+    for r in range(logits.shape[0]):
+        row = logits[r].numpy()
+        chosen = np.nonzero(got[r])[0]
+        kth = np.sort(row)[-k]
+        if len(chosen) != k or (row[chosen] < kth).any() or ((row > kth).sum()
+                                                             > (row[chosen] > kth).sum()):
+            return False
+        if not _same(got[r][chosen], softmax(row[chosen])):
+            return False
+    return True
 
 
 @core.exercise
@@ -815,6 +1039,7 @@ def check_top_k_gates(my_top_k_gates) -> None:
         (torch.tensor([[1000.0, 1003.0, 998.0, 1001.0, 990.0],
                        [-1000.0, -998.0, -1003.0, -999.0, -1010.0]]), 3),
         (torch.randn(3, 3, generator=g), 3),  # k = n_experts: the dense softmax is right
+        (_TIES, 2),  # ties at the k-th largest logit: any k of the tied experts will do
     ]
     for logits, k in cases:
         n, n_experts = logits.shape
@@ -827,9 +1052,21 @@ def check_top_k_gates(my_top_k_gates) -> None:
                      f"{name}: return one gate per position and expert, shape "
                      f"{tuple(want.shape)} = (N, n_experts) (zeros for the experts not "
                      f"chosen); got shape {got.shape}", "cost.gates-shape")
-        if _same(got, want):  # the mistakes are built only for a wrong answer
-            core.compare(got, want, name=name)
+        if _same(got, want) or (logits is _TIES and _right_with_ties(got, logits, k)):
+            core.compare(got, got, name=name)
             continue
+        counts = (got != 0).sum(-1)
+        if (counts == counts[0]).all() and counts[0] != k and 0 < counts[0] < n_experts:
+            other_k = 1 if k != 1 else 2
+            with np.errstate(over="ignore", invalid="ignore"):
+                probe = core.as_array(core.call(my_top_k_gates, logits, other_k,
+                                                name="my_top_k_gates"), name)
+            if probe.shape == got.shape and ((probe != 0).sum(-1) == counts[0]).all():
+                core.fail(f"{name}: every row has {int(counts[0])} non-zero gates, for k={k} "
+                          f"and for k={other_k} alike, where each row must have exactly "
+                          f"k={k}: your function ignores the k argument. "
+                          f"Is k hard-coded (k={int(counts[0])}) instead of read from the k "
+                          "argument?", "cost.gates-k-ignored")
         probs = torch.softmax(logits, -1)
         unnormalised = top_k_routing(logits, k, renormalize=False).dense_gates()
         top = logits.topk(k, -1)
@@ -857,6 +1094,25 @@ def check_top_k_gates(my_top_k_gates) -> None:
              "your gates sit at experts 0..k-1, not at the chosen experts: topk returns the "
              "values in order AND their indices; put each gate at its expert's index.",
              torch.cat([torch.softmax(top.values, -1), zeros[:, k:]], -1)),
+            ("cost.gates-softmax-over-tokens",
+             "softmax over the wrong axis: you normalised each chosen slot over the tokens "
+             "(dim=0) instead of within each row. The softmax runs over each row's k chosen "
+             "logits (dim=-1), so each row sums to 1.",
+             zeros.scatter(-1, top.indices, torch.softmax(top.values, 0))),
+            ("cost.gates-zero-not-inf",
+             "you set the other experts' logits to 0 instead of -inf before a softmax over "
+             "all experts: a logit of 0 still gets weight exp(0), so they still get weight. "
+             "Every other expert gets 0 only with -inf (masked_fill with float('-inf')), or "
+             "with a softmax over the k chosen logits alone.",
+             torch.softmax(torch.where(zeros.scatter(-1, top.indices, 1.0).bool(), logits,
+                                       zeros), -1)),
+            ("cost.gates-kthvalue",
+             f"you kept every expert at or above the k-th *smallest* logit (torch.kthvalue "
+             f"counts from the smallest): n_experts - k + 1 = {n_experts - k + 1} experts, too "
+             "many experts for k. The threshold is the k-th largest: topk, or "
+             "kthvalue(n_experts - k + 1).",
+             torch.softmax(logits.masked_fill(
+                 logits < torch.kthvalue(logits, k, -1).values[:, None], float("-inf")), -1)),
             ("cost.gates-uniform",
              f"each chosen expert gets 1/k = {1 / k:.3g}: the gates must follow the logits, a "
              "softmax over the k chosen ones.", (want > 0).double() / k),

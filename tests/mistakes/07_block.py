@@ -340,7 +340,7 @@ def pre_norm_block(x, layer):
     ffn = d_model * d_ff + d_ff + d_ff * d_model + d_model
     return attention + 2 * 2 * d_model + ffn
 '''),
-    dict(exercise="ex5", kind="FFN biases forgotten", expect="one more FFN unit",
+    dict(exercise="ex5", kind="FFN biases forgotten", expect="forgot the FFN biases",
          code='''def layer_parameters(d_model, n_heads, d_ff):
     return 4 * (d_model * d_model + d_model) + 4 * d_model + 2 * d_model * d_ff
 '''),
@@ -358,5 +358,177 @@ def pre_norm_block(x, layer):
     dict(exercise="ex5", kind="returns a string", expect="return a number",
          code='''def layer_parameters(d_model, n_heads, d_ff):
     return f"{4 * (d_model * d_model + d_model) + 4 * d_model + 2 * d_model * d_ff}"
+'''),
+    # ---------------------------------------------------------------- held-out answers (round 2)
+    dict(exercise='ex1', kind='held-out a: statistics over batch axis',
+         expect='batchnorm',
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mu = x.mean(dim=0, keepdim=True)
+    var = ((x - mu) ** 2).mean(dim=0, keepdim=True)
+    x_hat = (x - mu) / torch.sqrt(var + eps)
+    return gamma * x_hat + beta
+'''),
+    dict(exercise='ex1', kind='held-out a: dim=1 only right in 2-D',
+         expect='dim=1',
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mu = x.mean(dim=1, keepdim=True)
+    var = ((x - mu) ** 2).mean(dim=1, keepdim=True)
+    x_hat = (x - mu) / torch.sqrt(var + eps)
+    return gamma * x_hat + beta
+'''),
+    dict(exercise='ex1', kind='held-out a: statistics over whole tensor',
+         expect='whole tensor',
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mu = x.mean()
+    var = ((x - mu) ** 2).mean()
+    x_hat = (x - mu) / torch.sqrt(var + eps)
+    return gamma * x_hat + beta
+'''),
+    dict(exercise='ex2', kind='held-out a: ignores activation argument',
+         expect='activation argument',
+         code='''def feed_forward(x, W1, b1, W2, b2, activation):
+    return F.relu(x @ W1 + b1) @ W2 + b2
+'''),
+    dict(exercise='ex2', kind='held-out a: adds residual',
+         expect='residual',
+         code='''def feed_forward(x, W1, b1, W2, b2, activation):
+    return x + activation(x @ W1 + b1) @ W2 + b2
+'''),
+    dict(exercise='ex3', kind='held-out a: silu after down projection',
+         expect='after w_down',
+         code='''def swiglu_ffn(x, W_gate, W_up, W_down):
+    return F.silu(((x @ W_gate) * (x @ W_up)) @ W_down)
+'''),
+    dict(exercise='ex4', kind='held-out a: residual adds normalised x',
+         expect='ln1(x) +',
+         code='''def pre_norm_block(x, layer):
+    z = layer.norm1(x)
+    h = z + layer.self_attn(z, z, z, need_weights=False)[0]
+    z2 = layer.norm2(h)
+    return z2 + layer.linear2(layer.activation(layer.linear1(z2)))
+'''),
+    dict(exercise='ex4', kind='held-out a: no second residual',
+         expect='residual around the mlp',
+         code='''def pre_norm_block(x, layer):
+    z = layer.norm1(x)
+    h = x + layer.self_attn(z, z, z, need_weights=False)[0]
+    return layer.linear2(layer.activation(layer.linear1(layer.norm2(h))))
+'''),
+    dict(exercise='ex4', kind='held-out a: second residual onto x',
+         expect='onto h',
+         code='''def pre_norm_block(x, layer):
+    z = layer.norm1(x)
+    h = x + layer.self_attn(z, z, z, need_weights=False)[0]
+    return x + layer.linear2(layer.activation(layer.linear1(layer.norm2(h))))
+'''),
+    dict(exercise='ex5', kind='held-out a: attention without biases',
+         expect='attention bias',
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    d = d_model
+    attention = 4 * d * d
+    norms = 2 * 2 * d
+    ffn = (d * d_ff + d_ff) + (d_ff * d + d)
+    return attention + norms + ffn
+'''),
+    dict(exercise='ex5', kind='held-out a: assumes d_ff = 4 d_model',
+         expect='4 * d_model',
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    d = d_model
+    hidden = 4 * d
+    return 4 * (d * d + d) + 4 * d + (d * hidden + hidden) + (hidden * d + d)
+'''),
+    dict(exercise='ex5', kind='held-out a: FFN without biases',
+         expect='ffn bias',
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    d = d_model
+    return 4 * (d * d + d) + 4 * d + 2 * d * d_ff
+'''),
+    dict(exercise='ex5', kind="held-out a: one head's d_k",
+         expect='d_k',
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    d = d_model
+    d_k = d // n_heads
+    attention = 3 * (d * d_k + d_k) + (d * d + d)
+    return attention + 4 * d + (d * d_ff + d_ff) + (d_ff * d + d)
+'''),
+    dict(exercise='ex5', kind='held-out a: returns a float',
+         expect='an int',
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    d_k = d_model / n_heads
+    attention = 4 * (n_heads * d_k * d_model + d_model)
+    return attention + 4 * d_model + (d_model * d_ff + d_ff) + (d_ff * d_model + d_model)
+'''),
+    dict(exercise='ex1', kind='held-out b: no keepdim',
+         expect='keepdim',
+         code='''import torch
+
+
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mu = x.mean(dim=-1)
+    var = ((x - mu[..., None]) ** 2).mean(dim=-1)
+    return (x - mu) / torch.sqrt(var + eps) * gamma + beta
+'''),
+    dict(exercise='ex2', kind='held-out b: activation ignored',
+         expect='activation argument',
+         code='''import torch.nn.functional as F
+
+
+def feed_forward(x, W1, b1, W2, b2, activation):
+    return F.relu(x @ W1 + b1) @ W2 + b2
+'''),
+    dict(exercise='ex3', kind='held-out b: SiLU on the up branch',
+         expect='gate branch',
+         code='''import torch.nn.functional as F
+
+
+def swiglu_ffn(x, W_gate, W_up, W_down):
+    return ((x @ W_gate) * F.silu(x @ W_up)) @ W_down
+'''),
+    dict(exercise='ex3', kind='held-out b: SiLU on both branches',
+         expect='no activation there',
+         code='''import torch.nn.functional as F
+
+
+def swiglu_ffn(x, W_gate, W_up, W_down):
+    return (F.silu(x @ W_gate) * F.silu(x @ W_up)) @ W_down
+'''),
+    dict(exercise='ex5', kind='held-out b: attention times heads',
+         expect='does not matter',
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    attn = n_heads * 4 * (d_model * d_model + d_model)
+    norms = 2 * 2 * d_model
+    ffn = (d_model * d_ff + d_ff) + (d_ff * d_model + d_model)
+    return attn + norms + ffn
+'''),
+    dict(exercise='ex5', kind='held-out b: attention biases forgotten',
+         expect='attention biases',
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    attn = 4 * d_model * d_model
+    norms = 4 * d_model
+    ffn = 2 * d_model * d_ff + d_ff + d_model
+    return attn + norms + ffn
+'''),
+    dict(exercise='ex5', kind='held-out b: FFN biases forgotten',
+         expect='ffn biases',
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    attn = 4 * (d_model ** 2 + d_model)
+    norms = 4 * d_model
+    ffn = 2 * d_model * d_ff
+    return attn + norms + ffn
+'''),
+    dict(exercise='ex5', kind='held-out b: float from d_head',
+         expect='an int',
+         code='''def layer_parameters(d_model, n_heads, d_ff):
+    d_head = d_model / n_heads
+    attn = n_heads * 3 * (d_model * d_head + d_head) + d_model * d_model + d_model
+    norms = 2 * (d_model + d_model)
+    ffn = d_model * d_ff + d_ff + d_ff * d_model + d_model
+    return attn + norms + ffn
+'''),
+    dict(exercise='ex1', kind='variance without keepdim', expect='keepdim=True',
+         code='''def layer_norm(x, gamma, beta, eps=1e-5):
+    mu = x.mean(-1, keepdim=True)
+    var = ((x - mu) ** 2).mean(-1)
+    return (x - mu) / torch.sqrt(var + eps) * gamma + beta
 '''),
 ]

@@ -99,7 +99,7 @@ MISTAKES = [
          code='''def next_token_pairs(window):
     return window[:, :-1], window[:, 1:].float()
 '''),
-    dict(exercise="ex2", kind="shifted by two", expect="instead of",
+    dict(exercise="ex2", kind="shifted by two", expect="offset by two positions",
          code='''def next_token_pairs(window):
     return window[:, :-2], window[:, 2:]
 '''),
@@ -331,14 +331,287 @@ def next_token_loss(logits, targets):
     return (n_layers * 2 * T * T * d_model * bytes_per_number,
             n_heads * T * T * bytes_per_number)
 '''),
-    dict(exercise="ex5", kind="only the causal half of the scores", expect="doubling T",
+    dict(exercise="ex5", kind="only the causal half of the scores", expect="causal triangle",
          code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
     return (n_layers * 2 * T * d_model * bytes_per_number,
             n_heads * T * (T + 1) // 2 * bytes_per_number)
 '''),
-    dict(exercise="ex5", kind="in MiB", expect="constant factor",
+    dict(exercise="ex5", kind="in MiB", expect="converted to MiB",
          code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
     return (n_layers * 2 * T * d_model * bytes_per_number / 2**20,
             n_heads * T * T * bytes_per_number / 2**20)
+'''),
+    # ---------------------------------------------------------------- held-out answers (round 2)
+    dict(exercise='ex1', kind='held-out a: queries from memory',
+         expect='queries from the memory',
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    q = memory @ W_q
+    k = x_dec @ W_k
+    v = x_dec @ W_v
+    return attention(q, k, v)
+'''),
+    dict(exercise='ex1', kind='held-out a: values from decoder',
+         expect='values from the decoder',
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    q = x_dec @ W_q
+    k = memory @ W_k
+    v = x_dec @ W_v
+    return attention(q, k, v)
+'''),
+    dict(exercise='ex1', kind='held-out a: W_k and W_v swapped',
+         expect='w_k and w_v',
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    k = memory @ W_v
+    v = memory @ W_k
+    return attention(x_dec @ W_q, k, v)
+'''),
+    dict(exercise='ex1', kind='held-out a: scaled by sqrt(d_model)',
+         expect='√d_model',
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    d_model = x_dec.shape[-1]
+    return attention(x_dec @ W_q, memory @ W_k, memory @ W_v, scale=1 / np.sqrt(d_model))
+'''),
+    dict(exercise='ex2', kind='held-out a: hard-coded T',
+         expect='hard-coded',
+         code='''def next_token_pairs(window):
+    T = 8
+    return window[:, :T], window[:, 1:T + 1]
+'''),
+    dict(exercise='ex3', kind='held-out a: first sequence only',
+         expect='first sequence',
+         code='''def next_token_loss(logits, targets):
+    logp = torch.log_softmax(logits[0], dim=-1)
+    T = targets.shape[1]
+    return -logp[torch.arange(T), targets[0]].mean()
+'''),
+    dict(exercise='ex4', kind='held-out a: compares all positions',
+         expect='j and after',
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    V = base.shape[-1]
+    for j in range(1, ids.shape[1]):
+        changed = ids.clone()
+        changed[0, j] = (ids[0, j] + 1) % V
+        if not torch.allclose(model_fn(changed), base):
+            return True
+    return False
+'''),
+    dict(exercise='ex4', kind='held-out a: includes position j',
+         expect='including j',
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    V = base.shape[-1]
+    for j in range(1, ids.shape[1]):
+        changed = ids.clone()
+        changed[0, j] = (ids[0, j] + 1) % V
+        if not torch.allclose(model_fn(changed)[:, :j + 1], base[:, :j + 1]):
+            return True
+    return False
+'''),
+    dict(exercise='ex4', kind='held-out a: inverted result',
+         expect='inverted',
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    V = base.shape[-1]
+    for j in range(1, ids.shape[1]):
+        changed = ids.clone()
+        changed[0, j] = (ids[0, j] + 1) % V
+        if torch.allclose(model_fn(changed)[:, :j], base[:, :j]):
+            return True
+    return False
+'''),
+    dict(exercise='ex4', kind='held-out a: compares positions after j',
+         expect='after j',
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    V = base.shape[-1]
+    for j in range(1, ids.shape[1]):
+        changed = ids.clone()
+        changed[0, j] = (ids[0, j] + 1) % V
+        if not torch.allclose(model_fn(changed)[:, j + 1:], base[:, j + 1:]):
+            return True
+    return False
+'''),
+    dict(exercise='ex4', kind='held-out a: loop skips last token',
+         expect='range(1, t - 1)',
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    V = base.shape[-1]
+    T = ids.shape[1]
+    for j in range(1, T - 1):
+        changed = ids.clone()
+        changed[0, j] = (ids[0, j] + 1) % V
+        if not torch.allclose(model_fn(changed)[:, :j], base[:, :j]):
+            return True
+    return False
+'''),
+    dict(exercise='ex5', kind='held-out a: keys only',
+         expect='keys and values',
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    kv = n_layers * T * d_model * bytes_per_number
+    scores = n_heads * T * T * bytes_per_number
+    return kv, scores
+'''),
+    dict(exercise='ex5', kind='held-out a: scores of one head',
+         expect='per head',
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    kv = 2 * n_layers * T * d_model * bytes_per_number
+    scores = T * T * bytes_per_number
+    return kv, scores
+'''),
+    dict(exercise='ex5', kind='held-out a: cache times heads',
+         expect='all heads together',
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    kv = 2 * n_layers * n_heads * T * d_model * bytes_per_number
+    scores = n_heads * T * T * bytes_per_number
+    return kv, scores
+'''),
+    dict(exercise='ex5', kind='held-out a: tuple order',
+         expect='wrong order',
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    kv = 2 * n_layers * T * d_model * bytes_per_number
+    scores = n_heads * T * T * bytes_per_number
+    return scores, kv
+'''),
+    dict(exercise='ex5', kind='held-out a: returns MiB',
+         expect='mib',
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    kv = 2 * n_layers * T * d_model * bytes_per_number / 2**20
+    scores = n_heads * T * T * bytes_per_number / 2**20
+    return kv, scores
+'''),
+    dict(exercise='ex5', kind='held-out a: causal half of scores',
+         expect='dense',
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    kv = 2 * n_layers * T * d_model * bytes_per_number
+    scores = n_heads * (T * (T + 1) // 2) * bytes_per_number
+    return kv, scores
+'''),
+    dict(exercise='ex1', kind='held-out b: k from decoder',
+         expect='keys come from',
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    return attention(x_dec @ W_q, x_dec @ W_k, memory @ W_v)
+'''),
+    dict(exercise='ex1', kind='held-out b: v from decoder',
+         expect='values come from',
+         code='''def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    q = x_dec @ W_q
+    k = memory @ W_k
+    v = x_dec @ W_v
+    return attention(q, k, v)
+'''),
+    dict(exercise='ex1', kind='held-out b: decoder and memory concatenated',
+         expect='memory alone',
+         code='''import numpy as np
+
+
+def cross_attention(x_dec, memory, W_q, W_k, W_v):
+    both = np.concatenate([x_dec, memory], axis=0)
+    return attention(x_dec @ W_q, both @ W_k, both @ W_v)
+'''),
+    dict(exercise='ex4', kind='held-out b: includes position j',
+         expect='off-by-one',
+         code='''import torch
+
+
+def leaks(model_fn, ids):
+    with torch.no_grad():
+        base = model_fn(ids)
+        V = base.shape[-1]
+        for j in range(1, ids.shape[1]):
+            changed = ids.clone()
+            changed[0, j] = (changed[0, j] + 1) % V
+            if not torch.allclose(model_fn(changed)[:, :j + 1], base[:, :j + 1]):
+                return True
+    return False
+'''),
+    dict(exercise='ex4', kind='held-out b: set to token 0',
+         expect='already',
+         code='''import torch
+
+
+def leaks(model_fn, ids):
+    with torch.no_grad():
+        base = model_fn(ids)
+        for j in range(1, ids.shape[1]):
+            changed = ids.clone()
+            changed[0, j] = 0
+            if not torch.allclose(model_fn(changed)[:, :j], base[:, :j]):
+                return True
+    return False
+'''),
+    dict(exercise='ex4', kind='held-out b: no modulo',
+         expect='% v',
+         code='''import torch
+
+
+def leaks(model_fn, ids):
+    with torch.no_grad():
+        base = model_fn(ids)
+        for j in range(1, ids.shape[1]):
+            changed = ids.clone()
+            changed[0, j] += 1
+            if not torch.allclose(model_fn(changed)[:, :j], base[:, :j]):
+                return True
+    return False
+'''),
+    dict(exercise='ex4', kind='held-out b: first token changed',
+         expect='after j',
+         code='''import torch
+
+
+def leaks(model_fn, ids):
+    with torch.no_grad():
+        base = model_fn(ids)
+        V = base.shape[-1]
+        T = ids.shape[1]
+        for j in range(T - 1):
+            changed = ids.clone()
+            changed[0, j] = (changed[0, j] + 1) % V
+            if not torch.allclose(model_fn(changed)[:, j + 1:], base[:, j + 1:]):
+                return True
+    return False
+'''),
+    dict(exercise='ex5', kind='held-out b: keys only',
+         expect='key and a value',
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    kv = n_layers * T * d_model * bytes_per_number
+    scores = n_heads * T * T * bytes_per_number
+    return kv, scores
+'''),
+    dict(exercise='ex5', kind="held-out b: one layer's cache",
+         expect='whole model',
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    kv = 2 * T * d_model * bytes_per_number
+    scores = n_heads * T * T * bytes_per_number
+    return kv, scores
+'''),
+    dict(exercise='ex5', kind='held-out b: scores sized by d_model',
+         expect='quadratic',
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    kv = 2 * n_layers * T * d_model * bytes_per_number
+    scores = n_heads * T * (d_model // n_heads) * bytes_per_number
+    return kv, scores
+'''),
+    dict(exercise='ex4', kind='token set to V - 1', expect='changed no token',
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    V = base.shape[-1]
+    for j in range(1, ids.shape[1]):
+        c = ids.clone()
+        c[0, j] = V - 1
+        if not torch.allclose(model_fn(c)[:, :j], base[:, :j]):
+            return True
+    return False
+'''),
+    dict(exercise='ex4', kind='token + 3 without modulo', expect='outside the vocabulary',
+         code='''def leaks(model_fn, ids):
+    base = model_fn(ids)
+    for j in range(1, ids.shape[1]):
+        c = ids.clone()
+        c[0, j] = c[0, j] + 3
+        if not torch.allclose(model_fn(c)[:, :j], base[:, :j]):
+            return True
+    return False
 '''),
 ]

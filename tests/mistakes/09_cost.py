@@ -309,7 +309,8 @@ def my_cache_append(cache_k, cache_v, k_new, v_new):
         return cache_k, cache_v
     return torch.cat([cache_k, k_new], dim=-2), torch.cat([cache_v, v_new], dim=-2)
 '''),
-    dict(exercise="ex3", kind="new keys appended to the values", expect="are wrong",
+    dict(exercise="ex3", kind="new keys appended to the values",
+         expect="k_new into the value cache",
          code='''def my_cache_append(cache_k, cache_v, k_new, v_new):
     if cache_k is None:
         return k_new, v_new
@@ -455,5 +456,354 @@ def my_top_k_gates(logits, k):
          code='''def my_top_k_gates(logits, k):
     kth = logits.topk(k, dim=-1).values[:, -1:]
     return torch.softmax(logits.masked_fill(logits <= kth, float("-inf")), dim=-1)
+'''),
+    # ---------------------------------------------------------------- held-out answers (round 2)
+    dict(exercise='ex1', kind='held-out a: rescale sign flipped',
+         expect='exp(m_new - m)',
+         code='''import numpy as np
+
+
+def my_online_softmax(x, block_size):
+    """(n,) scores, read block_size at a time -> (n,) softmax(x) from a running max and sum."""
+    m, z = -np.inf, 0.0
+    for i in range(0, len(x), block_size):
+        block = x[i:i + block_size]
+        m_new = max(m, block.max())
+        if z > 0:
+            z = z * np.exp(m_new - m)
+        z = z + np.exp(block - m_new).sum()
+        m = m_new
+    return np.exp(x - m) / z
+'''),
+    dict(exercise='ex1', kind='held-out a: drops the last partial block',
+         expect='partial block',
+         code='''import numpy as np
+
+
+def my_online_softmax(x, block_size):
+    """(n,) scores, read block_size at a time -> (n,) softmax(x) from a running max and sum."""
+    m, z = -np.inf, 0.0
+    for b in range(len(x) // block_size):
+        block = x[b * block_size:(b + 1) * block_size]
+        m_new = max(m, block.max())
+        z = z * np.exp(m - m_new) + np.exp(block - m_new).sum()
+        m = m_new
+    return np.exp(x - m) / z
+'''),
+    dict(exercise='ex1', kind='held-out a: block max not running max',
+         expect='running max',
+         code='''import numpy as np
+
+
+def my_online_softmax(x, block_size):
+    """(n,) scores, read block_size at a time -> (n,) softmax(x) from a running max and sum."""
+    m, z = -np.inf, 0.0
+    for i in range(0, len(x), block_size):
+        block = x[i:i + block_size]
+        m_new = block.max()
+        z = z * np.exp(m - m_new) + np.exp(block - m_new).sum()
+        m = m_new
+    return np.exp(x - m) / z
+'''),
+    dict(exercise='ex1', kind='held-out a: rescale after adding',
+         expect='before adding',
+         code='''import numpy as np
+
+
+def my_online_softmax(x, block_size):
+    """(n,) scores, read block_size at a time -> (n,) softmax(x) from a running max and sum."""
+    m, z = -np.inf, 0.0
+    for i in range(0, len(x), block_size):
+        block = x[i:i + block_size]
+        m_new = max(m, block.max())
+        z = ((z + np.exp(block - m_new).sum()) * np.exp(m - m_new) if z > 0
+             else np.exp(block - m_new).sum())
+        m = m_new
+    return np.exp(x - m) / z
+'''),
+    dict(exercise='ex2', kind='held-out a: acc not rescaled',
+         expect='rescale acc',
+         code='''import numpy as np
+
+
+def my_attention_step(m, z, acc, s, v):
+    """State (T_q,), (T_q,), (T_q, d_v) + block s (T_q, B), v (B, d_v) -> the new state."""
+    m_new = np.maximum(m, s.max(axis=-1))
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new[:, None])
+    z_new = alpha * z + p.sum(axis=-1)
+    acc_new = acc + p @ v
+    return m_new, z_new, acc_new
+'''),
+    dict(exercise='ex2', kind='held-out a: z not rescaled',
+         expect='rescale z',
+         code='''import numpy as np
+
+
+def my_attention_step(m, z, acc, s, v):
+    """State (T_q,), (T_q,), (T_q, d_v) + block s (T_q, B), v (B, d_v) -> the new state."""
+    m_new = np.maximum(m, s.max(axis=-1))
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new[:, None])
+    z_new = z + p.sum(axis=-1)
+    acc_new = alpha[:, None] * acc + p @ v
+    return m_new, z_new, acc_new
+'''),
+    dict(exercise='ex2', kind='held-out a: max over queries axis',
+         expect='axis',
+         code='''import numpy as np
+
+
+def my_attention_step(m, z, acc, s, v):
+    """State (T_q,), (T_q,), (T_q, d_v) + block s (T_q, B), v (B, d_v) -> the new state."""
+    m_new = np.maximum(m, s.max(axis=0))
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new[:, None])
+    z_new = alpha * z + p.sum(axis=-1)
+    acc_new = alpha[:, None] * acc + p @ v
+    return m_new, z_new, acc_new
+'''),
+    dict(exercise='ex2', kind='held-out a: m_new without [:, None]',
+         expect='broadcast',
+         code='''import numpy as np
+
+
+def my_attention_step(m, z, acc, s, v):
+    """State (T_q,), (T_q,), (T_q, d_v) + block s (T_q, B), v (B, d_v) -> the new state."""
+    m_new = np.maximum(m, s.max(axis=-1))
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new)
+    z_new = alpha * z + p.sum(axis=-1)
+    acc_new = alpha[:, None] * acc + p @ v
+    return m_new, z_new, acc_new
+'''),
+    dict(exercise='ex2', kind='held-out a: masked scores set to 0',
+         expect='masked',
+         code='''import numpy as np
+
+
+def my_attention_step(m, z, acc, s, v):
+    """State (T_q,), (T_q,), (T_q, d_v) + block s (T_q, B), v (B, d_v) -> the new state."""
+    s = np.where(np.isinf(s), 0.0, s)
+    m_new = np.maximum(m, s.max(axis=-1))
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new[:, None])
+    z_new = alpha * z + p.sum(axis=-1)
+    acc_new = alpha[:, None] * acc + p @ v
+    return m_new, z_new, acc_new
+'''),
+    dict(exercise='ex2', kind='held-out a: tuple order swapped',
+         expect='order',
+         code='''import numpy as np
+
+
+def my_attention_step(m, z, acc, s, v):
+    """State (T_q,), (T_q,), (T_q, d_v) + block s (T_q, B), v (B, d_v) -> the new state."""
+    m_new = np.maximum(m, s.max(axis=-1))
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new[:, None])
+    z_new = alpha * z + p.sum(axis=-1)
+    acc_new = alpha[:, None] * acc + p @ v
+    return m_new, acc_new, z_new
+'''),
+    dict(exercise='ex3', kind='held-out a: keys appended to values',
+         expect='v_new',
+         code='''import torch
+
+
+def my_cache_append(cache_k, cache_v, k_new, v_new):
+    """(B, H, T_past, d) or None, and (B, H, T_new, d) -> (k_all, v_all)."""
+    if cache_k is None:
+        return k_new, v_new
+    k_all = torch.cat([cache_k, k_new], dim=-2)
+    v_all = torch.cat([cache_v, k_new], dim=-2)
+    return k_all, v_all
+'''),
+    dict(exercise='ex4', kind='held-out a: negative slice start',
+         expect='negative',
+         code='''import numpy as np
+
+
+def my_sliding_window_mask(T, window):
+    """T, window -> (T, T) bool: row i is True in columns i-window+1..i."""
+    mask = np.zeros((T, T), dtype=bool)
+    for i in range(T):
+        mask[i, i - window + 1:i + 1] = True
+    return mask
+'''),
+    dict(exercise='ex4', kind='held-out a: hard-coded window 4',
+         expect='window argument',
+         code='''import numpy as np
+
+
+def my_sliding_window_mask(T, window):
+    """T, window -> (T, T) bool: row i is True in columns i-window+1..i."""
+    i = np.arange(T)[:, None]
+    j = np.arange(T)[None, :]
+    return (i - j >= 0) & (i - j < 4)
+'''),
+    dict(exercise='ex5', kind='held-out a: kthvalue threshold',
+         expect='kthvalue',
+         code='''import torch
+
+
+def my_top_k_gates(logits, k):
+    """(N, n_experts) router scores -> (N, n_experts) gates, k non-zero per row, rows sum to 1."""
+    threshold = torch.kthvalue(logits, k, dim=-1).values
+    keep = logits >= threshold[:, None]
+    return torch.softmax(logits.masked_fill(~keep, float("-inf")), dim=-1)
+'''),
+    dict(exercise='ex5', kind='held-out a: hard-coded k=2',
+         expect='hard-coded',
+         code='''import torch
+
+
+def my_top_k_gates(logits, k):
+    """(N, n_experts) router scores -> (N, n_experts) gates, k non-zero per row, rows sum to 1."""
+    values, experts = logits.topk(2, dim=-1)
+    return torch.zeros_like(logits).scatter(-1, experts, torch.softmax(values, dim=-1))
+'''),
+    dict(exercise='ex5', kind='held-out a: threshold keeps ties',
+         expect='tie',
+         code='''import torch
+
+
+def my_top_k_gates(logits, k):
+    """(N, n_experts) router scores -> (N, n_experts) gates, k non-zero per row, rows sum to 1."""
+    kth = logits.topk(k, dim=-1).values[:, -1:]
+    return torch.softmax(logits.masked_fill(logits < kth, float("-inf")), dim=-1)
+'''),
+    dict(exercise='ex1', kind='held-out b: remainder block dropped',
+         expect='partial',
+         code='''import numpy as np
+
+
+def my_online_softmax(x, block_size):
+    m, z = -np.inf, 0.0
+    for b in range(len(x) // block_size):
+        block = x[b * block_size:(b + 1) * block_size]
+        m_new = max(m, block.max())
+        z = z * np.exp(m - m_new) + np.exp(block - m_new).sum()
+        m = m_new
+    return np.exp(x - m) / z
+'''),
+    dict(exercise='ex1', kind='held-out b: m starts at 0',
+         expect='-inf',
+         code='''import numpy as np
+
+
+def my_online_softmax(x, block_size):
+    m, z = 0.0, 0.0
+    for start in range(0, len(x), block_size):
+        block = x[start:start + block_size]
+        m_new = max(m, block.max())
+        z = z * np.exp(m - m_new) + np.exp(block - m_new).sum()
+        m = m_new
+    return np.exp(x - m) / z
+'''),
+    dict(exercise='ex1', kind='held-out b: max taken up front',
+         expect='one pass',
+         code='''import numpy as np
+
+
+def my_online_softmax(x, block_size):
+    m = x.max()
+    z = 0.0
+    for start in range(0, len(x), block_size):
+        z += np.exp(x[start:start + block_size] - m).sum()
+    return np.exp(x - m) / z
+'''),
+    dict(exercise='ex1', kind="held-out b: last block's max",
+         expect='running max m',
+         code='''import numpy as np
+
+
+def my_online_softmax(x, block_size):
+    m, z = -np.inf, 0.0
+    for start in range(0, len(x), block_size):
+        block = x[start:start + block_size]
+        m_new = max(m, block.max())
+        z = z * np.exp(m - m_new) + np.exp(block - m_new).sum()
+        m = m_new
+    return np.exp(x - block.max()) / z
+'''),
+    dict(exercise='ex2', kind='held-out b: acc not rescaled',
+         expect='acc is not rescaled',
+         code='''import numpy as np
+
+
+def my_attention_step(m, z, acc, s, v):
+    m_new = np.maximum(m, s.max(axis=-1))
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new[:, None])
+    return m_new, alpha * z + p.sum(axis=-1), acc + p @ v
+'''),
+    dict(exercise='ex2', kind='held-out b: z not rescaled',
+         expect='z is not rescaled',
+         code='''import numpy as np
+
+
+def my_attention_step(m, z, acc, s, v):
+    m_new = np.maximum(m, s.max(axis=-1))
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new[:, None])
+    return m_new, z + p.sum(axis=-1), alpha[:, None] * acc + p @ v
+'''),
+    dict(exercise='ex2', kind='held-out b: max over queries',
+         expect='each query',
+         code='''import numpy as np
+
+
+def my_attention_step(m, z, acc, s, v):
+    m_new = np.maximum(m, s.max(axis=0).max())
+    alpha = np.exp(m - m_new)
+    p = np.exp(s - m_new[:, None])
+    return m_new, alpha * z + p.sum(axis=-1), alpha[:, None] * acc + p @ v
+'''),
+    dict(exercise='ex3', kind='held-out b: new first',
+         expect='old positions first',
+         code='''import torch
+
+
+def my_cache_append(cache_k, cache_v, k_new, v_new):
+    if cache_k is None:
+        return k_new, v_new
+    return torch.cat([k_new, cache_k], dim=-2), torch.cat([v_new, cache_v], dim=-2)
+'''),
+    dict(exercise='ex4', kind='held-out b: window plus one',
+         expect='off by one',
+         code='''import numpy as np
+
+
+def my_sliding_window_mask(T, window):
+    i = np.arange(T)[:, None]
+    j = np.arange(T)[None, :]
+    return (i - j >= 0) & (i - j <= window)
+'''),
+    dict(exercise='ex5', kind='held-out b: zero instead of -inf',
+         expect='-inf',
+         code='''import torch
+
+
+def my_top_k_gates(logits, k):
+    _, experts = logits.topk(k, dim=-1)
+    keep = torch.zeros_like(logits, dtype=torch.bool).scatter(-1, experts, True)
+    return torch.softmax(torch.where(keep, logits, torch.zeros_like(logits)), dim=-1)
+'''),
+    dict(exercise='ex5', kind='held-out b: softmax over tokens',
+         expect='each row',
+         code='''import torch
+
+
+def my_top_k_gates(logits, k):
+    values, experts = logits.topk(k, dim=-1)
+    return torch.zeros_like(logits).scatter(-1, experts, torch.softmax(values, dim=0))
+'''),
+    dict(exercise='ex2', kind='m_new as a row vector', expect='[:, None]',
+         code='''def my_attention_step(m, z, acc, s, v):
+    m_new = np.maximum(m, s.max(axis=-1))
+    p = np.exp(s - m_new.reshape(1, -1))
+    a = np.exp(m - m_new)
+    return m_new, a * z + p.sum(-1), a[:, None] * acc + p @ v
 '''),
 ]
