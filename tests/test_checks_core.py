@@ -270,3 +270,14 @@ def test_expect_error():
         core.expect_error(lambda x: (_ for _ in ()).throw(TypeError("t")), 1, name="g", hint="H")
     with pytest.raises(NotImplementedError):  # a stub stays "not attempted"
         core.expect_error(lambda x: (_ for _ in ()).throw(NotImplementedError()), 1, name="g")
+
+
+def test_a_reshape_error_after_an_earlier_size_passed_is_named_a_hard_coded_size():
+    @core.exercise
+    def check_f(fn):
+        core.compare(fn(np.ones(4)), np.ones((2, 2)), name="f (case 1)")
+        core.compare(fn(np.ones(6)), np.ones((2, 3)), name="f (case 2)")
+
+    with pytest.raises(core.CheckFailed, match="hard-coded") as error:
+        check_f(lambda x: x.reshape(2, 2))
+    assert error.value.diagnosis == "generic.hard-coded-size"

@@ -122,7 +122,7 @@ def safe_attention_errstate(q, k, v, mask):
 
 
 REFERENCES = [
-    (masks.check_causal_mask, causal_mask),
+    (masks.check_causal_mask, lambda T: np.tril(np.ones((T, T), dtype=bool))),
     (masks.check_masked_weights, lambda s, m: softmax(s + additive_bias(m))),
     (masks.check_reversed_causal_mask, lambda T: causal_mask(T).T),
     (masks.check_reads_future, lambda attend, x: bool(leaks_future(attend, x).any())),
@@ -181,3 +181,43 @@ def test_every_diagnosis_id_is_namespaced():
     source = Path(masks.__file__).read_text(encoding="utf-8")
     ids = re.findall(r'"(masks\.[^"<]+)"', source)
     assert ids and all(re.fullmatch(r"masks\.[a-z0-9]+(-[a-z0-9]+)*", i) for i in ids), ids
+
+
+# ------------------------------------------------ round 2: variants of held-out mistakes
+
+
+def test_a_detector_with_an_else_return_is_told_it_returns_early():
+    def else_return(attend, x, eps=1.0):
+        base = attend(x)
+        for j in range(1, len(x)):
+            changed = x.copy()
+            changed[j] += eps
+            if not np.allclose(attend(changed)[:j], base[:j]):
+                return True
+            else:
+                return False
+        return False
+
+    assert failure(masks.check_reads_future, else_return).diagnosis == "masks.early-return"
+
+
+def test_a_dead_row_sent_to_its_last_key_is_named_as_a_dummy_key():
+    def last_key(q, k, v, mask):
+        dead = ~mask.any(axis=-1)
+        fixed = mask.copy()
+        fixed[..., -1] |= dead
+        return attention(q, k, v, fixed)
+
+    assert failure(masks.check_safe_attention, last_key).diagnosis == "masks.dead-rows-dummy-key"
+
+
+def test_a_cached_mask_sliced_to_size_is_named_hard_coded():
+    cache = np.tril(np.ones((6, 6), dtype=bool))
+    assert failure(masks.check_causal_mask, lambda T: cache[:T, :T]).diagnosis == (
+        "masks.hard-coded-size")
+
+
+def failure(check, answer):
+    with pytest.raises(AssertionError) as error:
+        check(answer)
+    return error.value

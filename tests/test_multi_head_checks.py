@@ -335,3 +335,49 @@ def test_checks_leave_the_global_rng_alone():
     state = torch.random.get_rng_state()
     multi_head.check_mha_forward(mha_forward)
     assert torch.equal(state, torch.random.get_rng_state())
+
+
+# ------------------------------------------------ round 2: variants of held-out mistakes
+
+
+def test_heads_summed_and_tiled_are_named_as_combined():
+    def summed(x):
+        B, H, T, d = x.shape
+        return x.sum(dim=1).repeat(1, 1, H)
+
+    assert failure(multi_head.check_merge_heads, summed).diagnosis in (
+        "multi_head.merge-heads-combined", "multi_head.merge-changes-values")
+
+
+def test_a_split_that_hard_codes_the_head_width_is_named():
+    def fixed_width(x, n_heads):
+        B, T, D = x.shape
+        return x.reshape(B, T, -1, 4).transpose(1, 2)
+
+    error = failure(multi_head.check_split_heads, fixed_width)
+    assert "hard-coded" in str(error), str(error)
+
+
+def test_labels_spaced_too_closely_are_named():
+    def close_labels(split, B=2, T=5, D=12, n_heads=3):
+        b, t, f = torch.meshgrid(torch.arange(B), torch.arange(T), torch.arange(D),
+                                 indexing="ij")
+        y = split(100 * b + 8 * t + f, n_heads)  # 8 t + f: tokens overlap once D > 8
+        return bool(((y % 100) // 8 != torch.arange(T).view(1, 1, T, 1)).any())
+
+    assert failure(multi_head.check_mixes_tokens, close_labels).diagnosis == (
+        "multi_head.detector-labels-collide")
+
+
+def test_a_forward_with_the_scores_transposed_by_einsum_is_named():
+    def kq(x, w, n_heads, mask=None):
+        q = split_heads(x @ w["W_q"] + w["b_q"], n_heads)
+        k = split_heads(x @ w["W_k"] + w["b_k"], n_heads)
+        v = split_heads(x @ w["W_v"] + w["b_v"], n_heads)
+        s = torch.einsum("bhkd,bhqd->bhkq", k, q) / q.shape[-1] ** 0.5
+        if mask is not None:
+            s = torch.where(torch.as_tensor(mask), s, torch.tensor(float("-inf")))
+        a = torch.exp(s - s.amax(-1, keepdim=True))
+        return merge_heads((a / a.sum(-1, keepdim=True)) @ v) @ w["W_o"] + w["b_o"]
+
+    assert failure(multi_head.check_mha_forward, kq).diagnosis == "multi_head.scores-transposed"

@@ -262,3 +262,46 @@ def test_an_equivariance_test_that_never_moves_the_last_token_is_told():
 
     error = failure(position.check_is_permutation_equivariant, first_two_swapped)
     assert "last token" in str(error)
+
+
+# ------------------------------------------------ round 2: variants of held-out mistakes
+
+
+def test_an_int_table_is_named_however_it_is_made():
+    def int_table(T, d_model):
+        angle = np.arange(T)[:, None] / 10000 ** (np.arange(0, d_model, 2) / d_model)
+        pe = np.zeros((T, d_model), dtype=int)
+        pe[:, 0::2], pe[:, 1::2] = np.sin(angle), np.cos(angle)
+        return pe
+
+    assert failure(position.check_sinusoidal, int_table).diagnosis == (
+        "position.sinusoidal-integer-table")
+
+
+def test_an_alibi_exponent_rounded_by_int_is_named():
+    def int_exponent(n_heads, T):
+        slopes = np.array([2.0 ** int(-8 * h / n_heads) for h in range(1, n_heads + 1)])
+        i, j = np.indices((T, T))
+        return -slopes[:, None, None] * np.maximum(i - j, 0)
+
+    assert failure(position.check_alibi_bias, int_exponent).diagnosis == (
+        "position.alibi-integer-exponent")
+
+
+def test_orders_of_a_hard_coded_length_are_named():
+    def three_rows(attend, x):  # right for T = 3 only: reorders the first three rows
+        base = attend(x)
+        return all(np.allclose(attend(x[list(o) + list(range(3, len(x)))]),
+                               base[list(o) + list(range(3, len(x)))])
+                   for o in itertools.permutations(range(3)))
+
+    assert failure(position.check_is_permutation_equivariant, three_rows).diagnosis in (
+        "position.equivariance-missed", "position.equivariance-wrong-size")
+
+
+def test_a_rope_attention_that_ignores_k_is_named():
+    def keys_from_v(q, k, v, positions):
+        return attention(apply_rope(q, positions=positions), apply_rope(v, positions=positions), v)
+
+    error = failure(position.check_rope_attention, keys_from_v)
+    assert error.diagnosis == "position.rope-k-unused", str(error)

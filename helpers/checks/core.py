@@ -41,6 +41,8 @@ import torch
 _CHECKS_DIR = str(Path(__file__).resolve().parent)
 _HELPERS_DIR = str(Path(__file__).resolve().parent.parent)
 _RED, _BOLD, _RESET = "\x1b[31m", "\x1b[1m", "\x1b[0m"
+# The student's own error that means "a size is hard-coded" once a case of another size passed.
+_RESHAPE_ERRORS = ("is invalid for input of size", "cannot reshape array")
 
 
 # ---------------------------------------------------------------- what a learner sees
@@ -123,6 +125,14 @@ def exercise(check):
                     f"{type(error).__name__}: {error}",
                     "generic.unusable-result",
                 ).with_traceback(None) from None
+            if (_state is not None and _state.passed
+                    and isinstance(error, (RuntimeError, ValueError))
+                    and any(e in str(error) for e in _RESHAPE_ERRORS)):
+                raise CheckFailed(
+                    f"{_exercise_name(check)}: your function raised {type(error).__name__} "
+                    f"({error}) after it was right on an earlier case of another size "
+                    f"({_state.passed[0][1]}): is a size hard-coded instead of read from the "
+                    "inputs' shapes?", "generic.hard-coded-size").with_traceback(None) from None
             raise error.with_traceback(student_tb) from None
         finally:
             _state = outer

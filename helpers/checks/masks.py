@@ -61,9 +61,14 @@ def _first(where: np.ndarray) -> tuple:
     return tuple(int(i) for i in np.argwhere(where)[0])
 
 
-def _bool_mask(got, name: str, shape: tuple, *, earlier: tuple | None = None,
-               right=None) -> np.ndarray:
-    """The student's mask as a NumPy bool array of `shape`, or a CheckFailed saying why not."""
+def _bool_mask(got, name: str, shape: tuple, *, earlier=None, right=None) -> np.ndarray:
+    """The student's mask as a NumPy bool array of `shape`, or a CheckFailed saying why not.
+
+    earlier: the shape of an earlier case, or a list of them: a mask of such a shape on a case
+    of another size points at a hard-coded size.
+    """
+    if isinstance(earlier, tuple):
+        earlier = [earlier]
     if got is None:
         core.fail(f"{name}: your function returned None. Did you forget `return`?",
                   "generic.none")
@@ -83,10 +88,15 @@ def _bool_mask(got, name: str, shape: tuple, *, earlier: tuple | None = None,
             f"np.ones(..., dtype=bool) or a comparison such as j <= i gives booleans.{note}",
             "masks.not-boolean")
     if got.shape != shape:
-        if earlier is not None and got.shape == earlier:
-            core.fail(f"{name}: expected shape {shape}, got shape {got.shape}, the shape of the "
-                      "previous case: is a size hard-coded instead of read from the arguments?",
-                      "masks.hard-coded-size")
+        smaller = got.ndim == len(shape) and all(
+            g <= s for g, s in zip(got.shape, shape, strict=True))
+        if earlier and (got.shape in earlier or smaller):
+            why = "the shape of an earlier case" if got.shape in earlier else (
+                "smaller than asked, though the earlier cases were right")
+            core.fail(f"{name}: expected shape {shape}, got shape {got.shape}, {why}: is a "
+                      "size hard-coded (a mask built once for one T, then "
+                      "sliced) instead of read from the arguments? The mask must work for any "
+                      "T.", "masks.hard-coded-size")
         core.fail(f"{name}: expected shape {shape}, got shape {got.shape}", "masks.mask-shape")
     return got
 
@@ -137,19 +147,20 @@ def _triangle_properties(name: str, T: int, *, keep: str):
 def check_causal_mask(my_causal_mask) -> None:
     """Exercise: my_causal_mask(T) -> (T, T) bool, row i keeps columns 0..i.
 
-    Rule: built without helpers.masks.causal_mask (or sliding_window_mask). Cases T = 5, 3, 1.
+    Rule: built without helpers.masks.causal_mask (or sliding_window_mask). Cases T = 5, 3, 8,
+    1 (T = 8 is larger than the setup's T = 5: a mask built for T = 5 and sliced fails there).
     In order: boolean, shape (T, T), the named mistakes (reversed, no diagonal, previous token
     only, inverted, all True), then keeps the diagonal, keeps the past, blocks the future.
     """
     core.forbid(my_causal_mask, MASK_BUILDERS, name="my_causal_mask",
                 why="Build the mask yourself with NumPy: causal_mask is the check's reference.")
-    earlier = None
-    for T in (5, 3, 1):
+    earlier = []
+    for T in (5, 3, 8, 1):
         name = f"my_causal_mask({T})"
         want = causal_mask(T)
         got = _bool_mask(core.call(my_causal_mask, T, name="my_causal_mask"), name, (T, T),
                          earlier=earlier, right=want)
-        earlier = (T, T)
+        earlier.append((T, T))
         lower = np.tril(_ones(T, T))
         _judge(got, want, name=name, mistakes=[
             ("masks.reversed-causal", REVERSED, np.triu(_ones(T, T))),
@@ -184,7 +195,7 @@ def check_causal_mask(my_causal_mask) -> None:
         ], properties=_triangle_properties(name, T, keep="past"),
             axes=("T_q", "T_k"), sizes=dict(T=T))
     core.passed("my_causal_mask: row i keeps columns 0..i (lower triangle, diagonal included), "
-                "T = 5, 3, 1")
+                "T = 5, 3, 8, 1")
 
 
 # ---------------------------------------------------------------- Exercise 2: masked weights
@@ -324,8 +335,11 @@ def check_reversed_causal_mask(reversed_causal_mask) -> None:
              "reversed mask on purpose: the upper triangle, where row i keeps columns i..T-1 "
              "and position 0 reads the future.", causal_mask(T)),
             ("masks.reversed-no-diagonal",
-             "your reversed mask has no diagonal: the last row then has no allowed key (NaN). "
-             "Keep columns i..T-1, i included.", np.triu(_ones(T, T), k=1)),
+             "your reversed mask drops the diagonal: position i may read itself, so row i keeps "
+             "columns i..T-1, the diagonal included (without it the last row has no allowed "
+             "key, and softmax gives NaN). np.triu with k=1, or negating the causal mask "
+             "(~causal), removes the diagonal too: the reversed mask is the causal mask's "
+             "transpose, not its negation.", np.triu(_ones(T, T), k=1)),
             ("masks.flipped-not-transposed",
              "you flipped the causal mask left to right. The reversed mask is its mirror image "
              "across the diagonal (its transpose): row i keeps columns i..T-1.",
@@ -412,6 +426,14 @@ def _miss_cause(rows_changed: list[set], T: int, verdicts: dict):
         return ("masks.perturbs-only-last",
                 f"You changed only the last token ({T - 1}); a leak from token 1, 2, ... goes "
                 "unseen. Perturb every later token j = 1..T-1, one at a time.")
+    singles = sum(len(r) == 1 for r in rows_changed)
+    if single == {1} and singles <= len(verdicts):
+        return ("masks.early-return",
+                "You changed only token j = 1, the first later token, and no other, once per "
+                "layer: does your loop return inside its first iteration (a `return` of the "
+                "comparison itself, or an else: return False)? Return True as soon as a leak "
+                "is found, but return False only after the loop, once every j = 1..T-1 was "
+                "tried.")
     if len(single) == 1:
         return ("masks.skips-tokens",
                 f"You changed only token {min(single)}; a leak from any other later token goes "
@@ -492,6 +514,12 @@ def check_reads_future(reads_future) -> None:
             "reads_future: false alarm on the causal mask: you compare output j too. Output "
             "j may read token j, so it moves when token j changes; compare only the outputs "
             "before j (0..j-1).", "masks.includes-output-j")
+    if verdicts["causal"] and not verdicts["reversed"]:
+        core.fail(
+            "reads_future: your detector has the direction backwards: it flags the correct "
+            "causal mask and passes the reversed one. It seems to watch the later outputs, "
+            "those after j, which may read token j; a leak shows in the earlier outputs, those "
+            "before j (0..j-1): compare only those.", "masks.compares-later-outputs")
     for name, (_, leaks, _) in layers.items():
         if verdicts[name] and not leaks:
             core.fail(
@@ -603,9 +631,12 @@ def check_batch_mask(batch_mask) -> None:
             minus_one = np.arange(T)[None, :] < np.asarray(lengths)[:, None] - 1
             _judge(got, want, name=name, mistakes=[
                 ("masks.masks-queries",
-                 "masking queries instead of keys: padding must block the key columns j >= "
-                 "length (what may be read) in every row; you blocked the query rows i >= "
-                 "length instead.", tri & keys[:, :, None]),
+                 "masking queries instead of keys: you blocked the query rows i >= length "
+                 "(rows instead of columns); padding must block the key columns j >= length, "
+                 "what may be read, in every row. The (B, T) real-token mask needs its new "
+                 "axis for the queries in the middle, (B, 1, T), so that it spreads along the "
+                 "query rows and masks the key axis; a (B, T, 1) mask ([:, :, None]) masks the "
+                 "query axis instead.", tri & keys[:, :, None]),
                 ("masks.blocks-padded-queries",
                  "you masked the padded query rows as well as the keys: those rows then have no "
                  "allowed key at all and softmax gives NaN. Mask the keys only; a padded "
@@ -615,6 +646,12 @@ def check_batch_mask(batch_mask) -> None:
                  "your padding mask is inverted: True marks real tokens (may attend); you "
                  "blocked the real tokens and allowed the padding.", tri & ~keys[:, None, :]),
                 (*flag, other & keys[:, None, :]),
+                *([("masks.or-instead-of-and",
+                 "you combined the padding and causal masks with | (or) instead of & (and): "
+                 "a union allows a key that either mask allows, so padding keys in the past "
+                 "and real keys in the future get through. A key may be read only when both "
+                 "allow it: combine with &.", causal_mask(T) | keys[:, None, :])]
+                  if causal else []),
                 ("masks.length-off-by-one",
                  "your mask lets every query read key j = length, the first padding position: "
                  "an off-by-one. The real tokens of a sequence of length L are 0..L-1 (j < L).",
@@ -648,7 +685,8 @@ def _safe_cases():
     ]
 
 
-def _safe_properties(name: str, what: str, ref: np.ndarray, dead: np.ndarray, rows: list):
+def _safe_properties(name: str, what: str, ref: np.ndarray, dead: np.ndarray, rows: list,
+                     mask: np.ndarray):
     def no_nan(got):
         if np.isnan(got).any():
             core.fail(f"{name}: your {what} contain NaN (first at {_first(np.isnan(got))}): "
@@ -663,6 +701,16 @@ def _safe_properties(name: str, what: str, ref: np.ndarray, dead: np.ndarray, ro
 
     def dead_rows_zero(got):
         bad = dead & np.any(got != 0, axis=-1)
+        if bad.any() and what == "weights" and got.shape == ref.shape:
+            row = got[dead]  # (n_dead, T_k)
+            hot = np.argmax(np.abs(row), axis=-1)
+            if np.allclose(row, np.eye(row.shape[-1])[hot]):
+                keys = sorted(set(hot.tolist()))
+                core.fail(f"{name}: the query rows with no allowed key, {rows}, give all their "
+                          f"weight to key {' or '.join(map(str, keys))}: you let them read a "
+                          "dummy key so that attention() accepts them, and kept what it read, "
+                          f"so they output v_{keys[0]}. Unblocking a key is fine, but zero "
+                          "those rows' weights and output afterwards.", "masks.dead-rows-dummy-key")
         if bad.any():
             core.fail(f"{name}: the query rows with no allowed key, {rows}, must get all-zero "
                       f"{what}; row {_first(bad)} does not. Zero those rows after attention.",
@@ -670,6 +718,38 @@ def _safe_properties(name: str, what: str, ref: np.ndarray, dead: np.ndarray, ro
 
     def live_rows_match(got):
         live = ~dead
+        if what == "weights" and got.shape == ref.shape:
+            leaked = live[..., None] & ~mask & (np.abs(got) > 1e-12)
+            if leaked.any():
+                where = _first(leaked)
+                no_query = ~mask.any(axis=-2, keepdims=True)  # keys no query may read
+                if np.broadcast_to(no_query, mask.shape)[leaked].all():
+                    core.fail(
+                        f"{name}: row {where[:-1]} has an allowed key but gives weight to "
+                        f"blocked key {where[-1]}, a key that no query may read: you looked for "
+                        "the empty key columns, with any() over the queries (axis=-2), instead "
+                        "of the empty query rows, with any() over the keys (axis=-1). A row "
+                        "has no allowed key when mask.any(axis=-1) is False.",
+                        "masks.empty-columns-not-rows")
+                core.fail(f"{name}: row {where[:-1]} has an allowed key but gives weight to "
+                          f"blocked key {where[-1]}: the fix for the rows with no allowed key "
+                          "unblocked keys in other rows too. Change the mask of those rows "
+                          "only (mask.any(axis=-1) finds them).", "masks.live-rows-changed")
+            sums = got.sum(axis=-1)
+            short = live & ~np.isclose(sums, 1.0)
+            if short.any():
+                where = _first(short)
+                no_query = ~mask.any(axis=-2)  # (..., T_k): keys no query may read
+                said = (f"{name}: row {where} has an allowed key, but its weights sum to "
+                        f"{sums[where]:.4g}, not 1: it was normalised over more keys than its "
+                        "mask allows, whose weights were then zeroed.")
+                if no_query.any():
+                    core.fail(said + " Keys that no query may read are not queries with no "
+                              "allowed key: you looked for the empty key columns, with any() "
+                              "over the queries (axis=-2), instead of the empty query rows, "
+                              "any() over the keys (axis=-1).", "masks.empty-columns-not-rows")
+                core.fail(said + " Change the mask of the rows with no allowed key only.",
+                          "masks.live-rows-changed")
         if not np.allclose(got[live], ref[live], atol=1e-6, rtol=1e-5):
             core.fail(f"{name}: the rows that have an allowed key must equal attention()'s "
                       f"{what}, and some do not: only the rows with no allowed key may be "
@@ -712,6 +792,14 @@ def check_safe_attention(safe_attention) -> None:
             try:
                 result = core.call(safe_attention, q, k, v, mask, name=name)
             except ValueError as error:
+                if "no allowed key" not in str(error) and mask.ndim > 2:
+                    core.fail(
+                        f"{tag}: your function raised ValueError ({error}) on a batched mask of "
+                        f"shape {mask.shape} (B, T_q, T_k). Count the axes from the end, so that "
+                        "any leading (batch) axes fit: the keys are axis -1 and the queries "
+                        "axis -2 whatever comes before them (axis=1 is the keys of a 2-D mask "
+                        "but the queries of a batched one). A row has no allowed key when "
+                        "mask.any(axis=-1) is False.", "masks.axis-from-the-front")
                 core.fail(
                     f"{tag}: your function raised ValueError ({error}). attention() refuses a "
                     "query row with no allowed key: find those rows first and hand attention() "
@@ -728,15 +816,17 @@ def check_safe_attention(safe_attention) -> None:
              "softmax computes 0/0. Find those rows and give them zero weights and a zero "
              "output.", w_nan),
             ("masks.dead-rows-read-everything",
-             "the rows with no allowed key still read the values: you let them attend to every "
-             "key but did not zero their weights and output afterwards.", w_all),
+             f"the rows with no allowed key, {rows}, still read the values: you let them attend "
+             "to every key, which avoids the NaN, but their weights and output were not zeroed "
+             "afterwards. Those rows must get all-zero weights and an all-zero output.", w_all),
             ("masks.dead-rows-read-self",
              "the rows with no allowed key still read a value: you let them attend to "
              "themselves but did not zero their weights and output afterwards.", w_self),
             ("masks.dead-rows-uniform",
              f"the rows with no allowed key, {rows}, got uniform weights 1/T_k (every score "
              "equal): they must get all-zero weights, and a zero output.", w_uniform),
-        ], properties=_safe_properties(f"{tag}: weights", "weights", w_ref, dead, rows),
+        ], properties=_safe_properties(f"{tag}: weights", "weights", w_ref, dead, rows,
+                                       mask),
             axes=w_axes, sizes=dict(zip(w_axes, mask.shape, strict=True)),
             factors={"T_k": mask.shape[-1], "√d_k": np.sqrt(q.shape[-1])})
         o_axes = w_axes[:-1] + ("d_v",)
@@ -757,7 +847,7 @@ def check_safe_attention(safe_attention) -> None:
                 "your output is weights @ k, the weighted sum of the KEYS: the output averages "
                 "the values, like attention()'s.", w_ref @ k))
         _judge(a, out_ref, name=f"{tag}: out", mistakes=out_mistakes,
-               properties=_safe_properties(f"{tag}: out", "output", out_ref, dead, rows),
+               properties=_safe_properties(f"{tag}: out", "output", out_ref, dead, rows, mask),
                axes=o_axes, sizes=dict(zip(o_axes, out_ref.shape, strict=True)),
                factors={"T_k": mask.shape[-1], "√d_k": np.sqrt(q.shape[-1])})
         if caught:

@@ -15,7 +15,10 @@ reference, with the axes and sizes named so that an unlisted mistake is still de
 
 from __future__ import annotations
 
+import dis
 import math
+import re
+import types
 
 import numpy as np
 import torch
@@ -66,7 +69,9 @@ SWAPPED_KV = (
 )
 IGNORED_MASK = (
     "ignored the mask: with the causal mask, row i must give weight 0 to every key j > i, but "
-    "your output is that of unmasked attention. Every head obeys the same mask."
+    "your output is that of unmasked attention: the mask never reaches the scores. Pass the "
+    "mask on to every head (attention(..., mask)), or apply it to the scores; every head obeys "
+    "the same mask."
 )
 INVERTED_MASK = (
     "the mask is used the wrong way round: here True = may attend, so the scores to fill with "
@@ -108,6 +113,51 @@ def _shape_of(result) -> tuple:
     return tuple(np.shape(result.detach() if isinstance(result, torch.Tensor) else result))
 
 
+_SHAPE_ERRORS = ("is invalid for input of size", "cannot reshape")
+
+
+def _global_sizes(fn) -> dict:
+    """The notebook globals holding a whole number that fn reads (D, T, d_head, ...)."""
+    code = getattr(fn, "__code__", None)
+    glob = getattr(fn, "__globals__", {})
+    if code is None:
+        return {}
+    names, stack = set(), [code]
+    while stack:
+        c = stack.pop()
+        names |= {ins.argval for ins in dis.get_instructions(c)
+                  if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
+        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    return {n: glob[n] for n in sorted(names)
+            if n in glob and isinstance(glob[n], int) and not isinstance(glob[n], bool)}
+
+
+def _call_sized(fn, *args, name: str, fn_name: str, sizes: str):
+    """core.call, naming a reshape that fails because a size is hard-coded or global.
+
+    sizes: the case's sizes in words, e.g. "D = 6, n_heads = 2, so d_head = 3".
+    """
+    try:
+        return core.call(fn, *args, name=fn_name)
+    except RuntimeError as error:
+        if not any(e in str(error) for e in _SHAPE_ERRORS):
+            raise
+        used = _global_sizes(fn)
+        if used:
+            shown = ", ".join(f"{n} = {v}" for n, v in used.items())
+            core.fail(f"{name}: your function raised RuntimeError ({error}). It reads the "
+                      f"notebook's global {shown}, a size hard-coded from the setup, instead "
+                      f"of one read from its input ({sizes}): take every size from x.shape "
+                      "(and n_heads).", "multi_head.global-size")
+        earlier = core._state.passed if core._state is not None else []
+        if earlier:
+            core.fail(f"{name}: your function raised RuntimeError ({error}), after it was right "
+                      f"on an earlier case of another size ({earlier[0][1]}): is a size "
+                      f"hard-coded from the first example instead of read from the input? Here "
+                      f"{sizes}.", "multi_head.hard-coded-size")
+        raise
+
+
 def _shape_hints(result, name: str, expected: tuple, hints: dict) -> None:
     """Fail with the hint of a known wrong shape, before compare() says only 'expected shape'.
 
@@ -117,7 +167,7 @@ def _shape_hints(result, name: str, expected: tuple, hints: dict) -> None:
     if shape != tuple(expected) and shape in hints:
         diagnosis, message = hints[shape]
         earlier = core._state.passed if core._state is not None else []
-        if any(s != tuple(expected) for _, s in earlier):
+        if any(entry[-1] != tuple(expected) for entry in earlier):
             message = ("your function was right on an earlier case of another size: is a size "
                        "or the head count hard-coded instead of read from the arguments? If "
                        f"not: {message}")
@@ -233,6 +283,16 @@ def _split_tokens_kept(got, B, H, T, d, name) -> None:
     bad = (seq != want_seq) | (tok != want_tok)
     if bad.any():
         b, h, t, f = (int(i) for i in np.argwhere(bad)[0])
+        if (seq != want_seq).any():
+            b, h, t, f = (int(i) for i in np.argwhere(seq != want_seq)[0])
+            core.fail(
+                f"{name}: tokens move across the sequences of the batch: position {t} of head "
+                f"{h} of sequence {b} holds feature {feat[b, h, t, f]} of token "
+                f"{tok[b, h, t, f]} of sequence {seq[b, h, t, f]}. A reshape that merges the "
+                "batch and the positions into one B*T axis (or flattens the batch) regroups "
+                "numbers across sequences. Keep the batch axis first and apart: view the width "
+                "as (n_heads, d_head), then transpose(1, 2).",
+                "multi_head.split-mixes-sequences")
         core.fail(
             f"{name}: position {t} of head {h} of sequence {b} holds feature {feat[b, h, t, f]} "
             f"of token {tok[b, h, t, f]} of sequence {seq[b, h, t, f]}, not a feature of token "
@@ -270,7 +330,9 @@ def check_split_heads(my_split_heads) -> None:
         B, T, D = x.shape
         d = D // H
         name = f"{fn}(x of shape {(B, T, D)}, n_heads={H})"
-        got = _tensor(core.call(my_split_heads, x, H, name=fn), name)
+        got = _tensor(_call_sized(my_split_heads, x, H, name=name, fn_name=fn,
+                                  sizes=f"D = {D}, n_heads = {H}, so d_head = D / n_heads = "
+                                        f"{d}"), name)
         _shape_hints(got, name, (B, H, T, d), {
             (B, T, H, d): ("multi_head.split-no-head-transpose",
                            "you stopped at (B, T, H, d_head). transpose(1, 2) moves the head "
@@ -290,9 +352,11 @@ def check_split_heads(my_split_heads) -> None:
             ("multi_head.split-no-transpose",
              NO_TRANSPOSE.format(example=_where_mixed(B, T, D, H)), _no_transpose_split(x, H)),
             ("multi_head.split-transposed-first",
-             "you transposed before splitting: x.transpose(1, 2) is (B, D, T), so each head's "
-             "'position' holds one feature of several tokens. Split the last axis first (view "
-             "to (B, T, H, d_head)), then transpose(1, 2).",
+             "you transposed first, before the view: x.transpose(1, 2) is (B, D, T), so each "
+             "head's rows are features and its columns positions (features and positions "
+             "swapped), one feature of several tokens per 'position'. The order of view and "
+             "transpose matters: split the last axis first (view to (B, T, H, d_head)), then "
+             "transpose(1, 2).",
              x.transpose(1, 2).reshape(B, H, T, d)),
             ("multi_head.interleaved-heads", INTERLEAVED, _interleaved_split(x, H)),
         ]
@@ -316,6 +380,14 @@ def _merge_tokens_kept(got, B, H, T, d, name) -> None:
                   "moves numbers.", "multi_head.merge-changes-values")
     seq, tok, feat = _labels(got)
     bad = (seq != np.arange(B)[:, None, None]) | (tok != np.arange(T)[None, :, None])
+    if (seq != np.arange(B)[:, None, None]).any():
+        b, t, f = (int(i) for i in np.argwhere(seq != np.arange(B)[:, None, None])[0])
+        core.fail(
+            f"{name}: tokens move across the sequences of the batch: position {t} of sequence "
+            f"{b} holds a feature of token {tok[b, t, f]} of sequence {seq[b, t, f]}. The batch "
+            "axis (axis 0) must stay where it is: transpose(1, 2) swaps the heads and the "
+            "positions; swapping axis 0 (transpose(0, 2)) moves the sequences.",
+            "multi_head.merge-mixes-sequences")
     if bad.any():
         b, t, f = (int(i) for i in np.argwhere(bad)[0])
         core.fail(
@@ -327,6 +399,13 @@ def _merge_tokens_kept(got, B, H, T, d, name) -> None:
     if wrong.any():
         b, t = (int(i) for i in np.argwhere(wrong)[0])
         order = feat[b, t].tolist()
+        if len(set(order)) < len(order):
+            core.fail(
+                f"{name}: every token is back at its position, but its features are "
+                f"{order}: some appear twice and others not at all. You combined the heads "
+                "(averaged, summed or repeated one) instead of placing them side by side: "
+                f"merging concatenates head 0's d_head = {d} features, then head 1's, and so "
+                "on, H * d_head features in all.", "multi_head.merge-heads-combined")
         core.fail(
             f"{name}: every token is back at its position, but its features come in the order "
             f"{order}; the merged width is head 0's d_head = {d} features, then head 1's, and "
@@ -352,7 +431,9 @@ def check_merge_heads(my_merge_heads) -> None:
         B, H, T, d = x.shape
         name = f"{fn}(x of shape {(B, H, T, d)})"
         try:
-            got = _tensor(core.call(my_merge_heads, x, name=fn), name)
+            got = _tensor(_call_sized(my_merge_heads, x, name=name, fn_name=fn,
+                                      sizes=f"H = {H}, d_head = {d}, so the merged width is "
+                                            f"H * d_head = {H * d}"), name)
         except RuntimeError as error:
             if "view size is not compatible" in str(error):
                 core.fail(
@@ -369,6 +450,10 @@ def check_merge_heads(my_merge_heads) -> None:
             (B, H, T, d): ("multi_head.merge-unchanged",
                            "that is the input's shape: move the positions back before the "
                            "heads and flatten the heads into one width, (B, T, H * d_head)."),
+            (B, T, d): ("multi_head.merge-heads-combined",
+                        "that is one head's width: you averaged or summed the heads into one. "
+                        "Merging places them side by side, concatenated: head 0's d_head "
+                        "features, then head 1's, H * d_head in all."),
             (B, H * T, d): ("multi_head.merge-heads-along-positions",
                             "you stacked the heads along the positions; concatenate them along "
                             "the features: (B, T, H * d_head)."),
@@ -383,6 +468,11 @@ def check_merge_heads(my_merge_heads) -> None:
              "(d_head, H) instead of (H, d_head)). Flatten in head order: head 0's d_head "
              "features, then head 1's, and so on.",
              x.permute(0, 2, 3, 1).reshape(B, T, H * d)),
+            *[("multi_head.merge-heads-combined",
+               f"you {how} the heads into one and repeated it H times: merging places the "
+               "heads side by side, concatenated: head 0's d_head features, then head 1's, "
+               "and so on.", combined.repeat(1, 1, H))
+              for how, combined in (("averaged", x.mean(dim=1)), ("summed", x.sum(dim=1)))],
         ]
         _anticipated(got, want, name, mistakes)
         if is_labelled and _shape_of(got) == (B, T, H * d):
@@ -478,8 +568,28 @@ def check_per_head_attention(per_head_attention) -> None:
         name = f"{fn}(q, k, v of shape {(B, T, D)}, n_heads={H}, " + (
             "causal mask)" if masked else "mask=None)")
         args = (q, k, v, H, mask)
-        got = _tensor(core.call(per_head_attention, *args, name=fn), name,
-                      "the merged output (B, T, D)")
+        try:
+            got = _call_sized(per_head_attention, *args, name=name, fn_name=fn,
+                              sizes=f"D = {D}, n_heads = {H}, so d_head = {d}")
+        except ValueError as error:
+            said = str(error)
+            if "no allowed key" in said and masked:
+                core.fail(
+                    f"{name}: attention() refused a query row with no allowed key ({said}). "
+                    "The causal mask given allows every row its own position, so the mask "
+                    "that reached attention() was changed: inverted (~mask, as if True meant "
+                    "blocked)? Here True = may attend: pass the mask as it is.",
+                    "multi_head.inverted-mask")
+            scores = re.search(r"scores' shape \(([\d, ]+)\)", said)
+            if scores and tuple(int(n) for n in scores.group(1).split(",")[-2:]) != (T, T):
+                core.fail(
+                    f"{name}: attention() got queries and keys whose position axis is not "
+                    f"T = {T} (its scores have shape ({scores.group(1)})), so a head's slice "
+                    "cut the position axis (axis 1) instead of the features: slice the last "
+                    "axis, q[..., h*d_head:(h+1)*d_head] (the ... keeps the batch and the "
+                    "positions whole).", "multi_head.sliced-positions")
+            raise
+        got = _tensor(got, name, "the merged output (B, T, D)")
         _shape_hints(got, name, (B, T, D), {
             (B, T, d): ("multi_head.heads-summed",
                         "you summed or averaged the heads. Each head gives (B, T, d_head); "
@@ -491,6 +601,16 @@ def check_per_head_attention(per_head_attention) -> None:
             (B, H, T, d): ("multi_head.heads-not-merged",
                            "you returned the heads still split; concatenate them along the "
                            "features into (B, T, D)."),
+            (B, T, (H - 1) * d): ("multi_head.missing-head",
+                                  f"that is {H - 1} heads of d_head = {d} features: the last "
+                                  "head is missing. Does your loop stop one early "
+                                  "(range(n_heads - 1), an off by one)? Loop over "
+                                  "range(n_heads)."),
+            **({(B, T, H * T): ("multi_head.concatenated-weights",
+                                f"that is {H} blocks of T = {T}: you concatenated each head's "
+                                "attention weights (T_q, T_k) instead of its output. "
+                                "attention() returns (out, weights): keep out, element [0].")}
+               if H * T != D else {}),
         })
         want = _multi_head(q, k, v, H, mask)
         single = attention(q[..., :d], k[..., :d], v[..., :d], mask)[0]  # (B, T, d)
@@ -507,6 +627,12 @@ def check_per_head_attention(per_head_attention) -> None:
              "computed one head of full width: attention on all D features at once is a single "
              "head. Slice q, k and v into n_heads blocks of d_head features and attend in each.",
              attention(q, k, v, mask)[0]),
+            ("multi_head.heads-interleaved-in-output",
+             "each head's output is right, but the heads' features are interleaved in the "
+             "result: feature h + H*i came from head h (torch.stack(..., dim=-1) followed by a "
+             "reshape interleaves them). Concatenate along the features, torch.cat(..., "
+             "dim=-1): head 0's block of d_head features, then head 1's, and so on.",
+             split_heads(want, H).permute(0, 2, 3, 1).reshape(B, T, D)),
         ]
         if masked:
             mistakes += [("multi_head.ignored-mask", IGNORED_MASK, _multi_head(q, k, v, H)),
@@ -538,6 +664,17 @@ def check_per_head_attention(per_head_attention) -> None:
             if any(ok) and not all(ok):
                 good, bad = _heads([h for h in range(H) if ok[h]]), _heads(
                     [h for h in range(H) if not ok[h]])
+                h = ok.index(False)
+                for start in range(D - d + 1):
+                    cols = slice(start, start + d)
+                    if start != h * d and _close(
+                            base[..., h * d:(h + 1) * d],
+                            attention(q[..., cols], k[..., cols], v[..., cols], mask)[0]):
+                        core.fail(
+                            f"{name}: {good} right and {bad} wrong: head {h} used features "
+                            f"{start} .. {start + d - 1}, so its slice starts at {start}, not at "
+                            f"h * d_head = {h * d}, and the heads overlap. Head h's slice is "
+                            "[h*d_head:(h+1)*d_head].", "multi_head.slice-start")
                 core.fail(
                     f"{name}: {good} right and {bad} wrong: output features h*d_head .. "
                     f"(h+1)*d_head - 1 must be attention on those features of q, k and v "
@@ -606,9 +743,10 @@ def check_attention_parameters(attention_parameters) -> None:
              "forgot the biases: each of the 3 per-head projections has d_head biases, and W_O "
              "has d_model.", 3 * H * D * d + D * D),
             ("multi_head.params-full-width-heads",
-             "each head projects to d_head = d_model / n_heads features, not to d_model: h "
-             "heads of width d_model / h together hold one d_model x d_model matrix per "
-             "projection.", 3 * H * (D * D + b * D) + w_o),
+             "you gave every head full-width projections (d_model x d_model), so your count "
+             "grows with n_heads. Each head's W_Q, W_K and W_V is d_model x d_head, with d_head "
+             "= d_model / n_heads: h heads of width d_model / h together hold one d_model x "
+             "d_model matrix per projection.", 3 * H * (D * D + b * D) + w_o),
             ("multi_head.params-one-head",
              "you counted one head only: there are n_heads heads, each with its own W_Q, W_K "
              "and W_V of shape d_model x d_head.", 3 * (D * d + b * d) + w_o),
@@ -616,8 +754,14 @@ def check_attention_parameters(attention_parameters) -> None:
              "each head's bias has d_head entries (one per output feature), not d_model.",
              3 * H * (D * d + b * D) + w_o),
             ("multi_head.params-w-o-per-head",
-             "W_O appears once, not once per head: it maps the concatenated d_model features "
-             "back to d_model.", 3 * H * (D * d + b * d) + H * w_o),
+             "you counted an output projection W_O per head: there is one output projection "
+             "for the whole layer, counted only once (W_O once, not once per head): it maps "
+             "the concatenated d_model features back to d_model.",
+             3 * H * (D * d + b * d) + H * w_o),
+            ("multi_head.params-forgot-w-o-bias",
+             f"you forgot the bias of W_O: W_O has d_model = {D} biases (b_o), added after the "
+             "heads are mixed, besides the d_head biases of each head's W_Q, W_K and W_V.",
+             3 * H * (D * d + b * d) + D * D),
             ("multi_head.params-w-o-per-head-width",
              f"W_O is d_model x d_model = {D} x {D}: it takes all H heads' concatenated "
              "features, not one head's d_head.", 3 * H * (D * d + b * d) + D * d + b * D),
@@ -636,7 +780,9 @@ def check_attention_parameters(attention_parameters) -> None:
         counts[512, 8, True] - counts[512, 8, False] == 4 * 512,
         f"{fn}: bias=True adds {counts[512, 8, True] - counts[512, 8, False]:,} parameters to "
         "(512, 8), but the biases are d_head per head for each of W_Q, W_K, W_V (8 x 64 = 512 "
-        f"each) and d_model = 512 for W_O: {4 * 512:,} in all.",
+        f"each) and d_model = 512 for W_O: {4 * 512:,} in all."
+        + (" You left out the d_model = 512 biases of W_O (its bias b_o)."
+           if counts[512, 8, True] - counts[512, 8, False] == 3 * 512 else ""),
         "multi_head.params-bias-count")
     by_heads = {H: counts[512, H, True] for H in (1, 8, 16)}
     core.require(
@@ -653,8 +799,10 @@ def check_attention_parameters(attention_parameters) -> None:
                       ((12, 5, False), "12 / 5 is not a whole number")]:
         core.expect_error(
             attention_parameters, *args, name=f"{fn}{args[:2]}",
-            hint=f"n_heads must divide d_model: {why}, so the heads cannot all have width "
-                 "d_model / n_heads. Raise ValueError, as MultiHeadAttention does.",
+            hint=f"n_heads = {args[1]} does not divide d_model = {args[0]} ({why}: a remainder "
+                 f"of {args[0] % args[1]}), so the heads cannot all have width d_model / "
+                 "n_heads, and floor division // would quietly drop features. Raise ValueError "
+                 "when d_model % n_heads != 0, as MultiHeadAttention does.",
         )
     core.passed("attention_parameters: 3 x n_heads x (d_model x d_head + d_head) + W_O "
                 "(d_model x d_model + d_model); 512 wide, 8 heads: 1,050,624, the same for any "
@@ -689,9 +837,47 @@ def weights_of(mha: nn.MultiheadAttention) -> dict:
     }
 
 
+def _scores_mistake(q, k, v, mask, how: str):
+    """One head step with a mistake in the scores, the mask or the softmax (see _forward)."""
+    s = (k @ q.transpose(-2, -1) if how == "kq" else q @ k.transpose(-2, -1))
+    s = s / math.sqrt(q.shape[-1])
+    m = None if mask is None else torch.as_tensor(mask)
+    if how == "multiplied":
+        a = torch.softmax(s if m is None else s * m.to(s.dtype), dim=-1)
+    elif how == "after":
+        a = torch.softmax(s, dim=-1) * (1 if m is None else m)
+    else:  # "queries" (softmax over axis -2) or "kq" (scores K Q^T)
+        s = s if m is None else s.masked_fill(~m, float("-inf"))
+        a = torch.softmax(s, dim=-2 if how == "queries" else -1)
+    return a @ v
+
+
+SCORES_MISTAKES = {
+    "queries": ("multi_head.softmax-over-queries",
+                "softmax over the wrong axis: you normalised over the queries (axis=-2, dim=-2), "
+                "so each column sums to 1. Normalise over the keys, the last axis (axis=-1), so "
+                "that each row of weights sums to 1."),
+    "multiplied": ("multi_head.mask-multiplied",
+                   "multiplying the scores by the mask gives a blocked key the score 0, not "
+                   "-inf, and exp(0) = 1 still gives it weight. Fill the blocked scores with "
+                   "-inf (masked_fill(~mask, -inf)) before softmax, so that exp gives exactly "
+                   "0."),
+    "after": ("multi_head.mask-after-softmax",
+              "masking after softmax: the blocked weights are 0, but the rows no longer sum to "
+              "1. Fill the blocked scores with -inf before softmax (or renormalise each row)."),
+    "kq": ("multi_head.scores-transposed",
+           "your scores are transposed: K Q^T (k @ q.transpose(-2, -1)) puts key i against every "
+           "query in row i. The scores are Q K^T: row i belongs to query i, column j to key j."),
+}
+
+
 def _forward(x, w, H, mask=None, *, scale=None, split=split_heads, merge=merge_heads,
-             out_proj=True, biases=True, swap_kv=False, transposed=False, inverted=False):
-    """Multi-head attention from the weights of `weights_of`, with one mistake switched on."""
+             out_proj=True, biases=True, swap_kv=False, transposed=False, inverted=False,
+             scores=None):
+    """Multi-head attention from the weights of `weights_of`, with one mistake switched on.
+
+    scores: a key of SCORES_MISTAKES, a mistake in the scores, the mask or the softmax.
+    """
     def project(name):
         W = w[f"W_{name}"].T if transposed else w[f"W_{name}"]
         return x @ W + (w[f"b_{name}"] if biases else 0)
@@ -701,6 +887,8 @@ def _forward(x, w, H, mask=None, *, scale=None, split=split_heads, merge=merge_h
         k, v = v, k
     if inverted:
         heads = _blocked_where_allowed(split(q, H), split(k, H), split(v, H), mask)
+    elif scores is not None:
+        heads = _scores_mistake(split(q, H), split(k, H), split(v, H), mask, scores)
     else:
         heads = attention(split(q, H), split(k, H), split(v, H), mask, scale=scale)[0]
     merged = merge(heads)  # (B, T, D)
@@ -805,6 +993,8 @@ def check_mha_forward(mha_forward) -> None:
             ("multi_head.one-full-width-head",
              "computed one head of full width: split q, k and v into n_heads heads of d_head "
              "features, attend in each, and merge.", _forward(x, w, 1, mask)),
+            *[(diagnosis, message, _forward(x, w, H, mask, scores=how))
+              for how, (diagnosis, message) in SCORES_MISTAKES.items()],
         ]
         if masked:
             mistakes += [("multi_head.ignored-mask", IGNORED_MASK, _forward(x, w, H)),
@@ -827,7 +1017,7 @@ def check_mha_forward(mha_forward) -> None:
 
 def _swap_in_one_head(x, H):
     heads = split_heads(x, H).clone()
-    heads[:, 1, [1, 2]] = heads[:, 1, [2, 1]]  # head 1 only: positions 1 and 2 swapped
+    heads[-1, 1, [1, 2]] = heads[-1, 1, [2, 1]]  # last sequence, head 1: positions 1, 2 swapped
     return heads
 
 
@@ -858,7 +1048,8 @@ def _splits():
             "entry with its sequence as well as its token"),
         "a split that swaps two positions in one head": (
             _swap_in_one_head, True,
-            "only head 1 is wrong (positions 1 and 2 swapped); check every head"),
+            "only head 1 of the last sequence is wrong (positions 1 and 2 swapped); check every "
+            "head of every sequence, not only head 0 or sequence 0 (y[0])"),
         "a split that moves the last feature of every head": (
             _move_last_feature, True,
             "feature 0 of every position is right, but the last feature of position t comes "
@@ -869,12 +1060,72 @@ def _splits():
     }
 
 
+class _SplitSpy:
+    """A split function that records the (x, n_heads) it is called with."""
+
+    def __init__(self, split):
+        self.split, self.calls = split, []
+
+    def __call__(self, x, n_heads, *args, **kwargs):
+        try:
+            self.calls.append((x.detach().cpu().numpy().copy() if isinstance(x, torch.Tensor)
+                               else np.array(x), n_heads))
+        except (TypeError, ValueError, RuntimeError):
+            pass
+        return self.split(x, n_heads, *args, **kwargs)
+
+
+def _misplaced_share(split, B=2, T=5, D=12, H=3) -> float:
+    """The share of the entries that split puts at another token, on a labelled x."""
+    seq, tok, _ = _labels(split(labelled(B, T, D), H))
+    bad = (seq != np.arange(B)[:, None, None, None]) | (tok != np.arange(T)[None, None, :, None])
+    return float(bad.mean())
+
+
+def _label_collision(calls, shape) -> str | None:
+    """What is wrong with the labels a detector built, when two tokens share a label."""
+    for x, _ in calls:
+        if x.shape != shape or x.ndim != 3:
+            continue
+        B, T, D = x.shape
+        owner = {}
+        across_sequences = False
+        for b in range(B):
+            for t in range(T):
+                for f in range(D):
+                    value = float(x[b, t, f])
+                    other = owner.setdefault(value, (b, t, f))
+                    if other[:2] == (b, t):
+                        continue
+                    if other[1] != t:
+                        return (
+                            f"your labels collide: x[{other[0]}, {other[1]}, {other[2]}] and "
+                            f"x[{b}, {t}, {f}] are both {value:g}, so one label names two "
+                            f"tokens. With D = {D} features, a label such as 100 b + 10 t + f "
+                            "overlaps as soon as D > 10: feature f spills into the token digit. "
+                            "Space the labels by more than D (e.g. (b T + t) D + f), or label "
+                            "every feature of a token with the same number b T + t.")
+                    across_sequences = True
+        if across_sequences:
+            return ("your labels ignore the sequence: token t of sequence 0 and token t of "
+                    "sequence 1 carry the same labels, so a split that swaps the sequences of "
+                    "the batch looks right. Label b as well as t (e.g. b T + t).")
+    return None
+
+
 @core.exercise
 def check_mixes_tokens(mixes_tokens) -> None:
-    """Exercise: mixes_tokens(split) -> True when split puts a token at another position."""
-    verdicts = {}
+    """Exercise: mixes_tokens(split) -> True when split puts a token at another position.
+
+    In order: a bool for every split; the detector splits an x of its own arguments' shape
+    (B, T, D) with n_heads; it fires at all; not always; no false alarm; no miss. What the
+    detector fed the splits explains a failure: labels that collide (two tokens, one label) or
+    that ignore the sequence; a detector that fires only when every entry is misplaced.
+    """
+    verdicts, spies = {}, {}
     for name, (split, _, _) in _splits().items():
-        got = core.call(mixes_tokens, split, name="mixes_tokens")
+        spies[name] = _SplitSpy(split)
+        got = core.call(mixes_tokens, spies[name], name="mixes_tokens")
         if isinstance(got, torch.Tensor) and got.numel() == 1 and got.dtype == torch.bool:
             core.fail(f"mixes_tokens: return a Python bool; you returned a torch tensor "
                       f"({got!r}). Convert it with .item() or bool(...).",
@@ -885,6 +1136,17 @@ def check_mixes_tokens(mixes_tokens) -> None:
                 f"of type {type(got).__name__}. (torch: .item(), or bool(...))",
                 "multi_head.detector-not-bool")
         verdicts[name] = bool(got)
+    calls = [c for spy in spies.values() for c in spy.calls]
+    own = (2, 5, 12)  # mixes_tokens' defaults B, T, D; n_heads = 3
+    if calls and not any(x.shape == own and H == 3 for x, H in calls):
+        x, H = calls[0]
+        core.fail(
+            f"mixes_tokens: your test does not build its x from its own arguments: called with "
+            f"B, T, D, n_heads = 2, 5, 12, 3, it split an x of shape {x.shape} with "
+            f"n_heads = {H} (the setup's x_lab?). Build x of shape (B, T, D) from the "
+            "arguments B, T, D and split it with n_heads, so the test works for any sizes.",
+            "multi_head.detector-ignores-arguments")
+    collision = _label_collision(calls, own)
     if not any(verdicts.values()):
         core.fail(
             "mixes_tokens: your test never fires: it lets the no-transpose reshape pass, though "
@@ -892,12 +1154,30 @@ def check_mixes_tokens(mixes_tokens) -> None:
             "contents: label each entry of x with its token, split, and check that position t "
             "of every head holds only token t.", "multi_head.detector-never-fires")
     if all(verdicts.values()):
+        if collision:
+            core.fail(f"mixes_tokens: your test always fires, even on helpers.heads."
+                      f"split_heads: {collision}", "multi_head.detector-labels-collide")
         core.fail(
             "mixes_tokens: your test always fires: it flags even helpers.heads.split_heads. "
             "Position t of head h should hold token t: compare each position with its own "
             "token index, not with position 0 or with the whole x.",
             "multi_head.detector-always-fires")
-    for name, (_, mixes, how) in _splits().items():
+    splits = _splits()
+    missed = [n for n, (_, mixes, _) in splits.items() if mixes and not verdicts[n]]
+    if missed and collision and not any(verdicts[n] for n, (_, m, _) in splits.items() if not m):
+        core.fail(f"mixes_tokens: your test missed {missed[0]}: {collision}",
+                  "multi_head.detector-labels-collide")
+    share = {n: _misplaced_share(f) for n, (f, mixes, _) in splits.items() if mixes}
+    whole = [n for n in share if share[n] == 1.0]
+    if (missed and whole and all(verdicts[n] for n in whole)
+            and all(share[n] < 1.0 for n in missed)
+            and all(not verdicts[n] for n in share if share[n] < 1.0)):
+        core.fail(
+            f"mixes_tokens: your test fires only when every position is wrong: it flags "
+            f"{whole[0]}, which misplaces every entry, but misses {missed[0]}, which "
+            "misplaces only some. Return True when some position holds a wrong token, "
+            "any() instead of all().", "multi_head.detector-all-instead-of-any")
+    for name, (_, mixes, how) in splits.items():
         if verdicts[name] and not mixes:
             extra = (
                 " It orders each head's features differently, but every token stays at its "

@@ -124,8 +124,8 @@ def _equivariance_layers():
          "reversals, cyclic shifts and their combinations all keep distances around a ring, so "
          "they cannot reveal it; they are only 2T of the T! orders"),
         ("attention with a marker added to token 0 only", lambda x: attend(x + marker), False,
-         "only position 0 carries position information, so any order that keeps token 0 in "
-         "place cannot reveal it; let some order move token 0"),
+         "only the first token (position 0) carries position information, so any order that "
+         "keeps row 0 in place cannot reveal it; let some order move the first row"),
         ("attention with a marker added to the last token only",
          lambda x: attend(x + last_marker), False,
          "only the last position carries position information, so any order that keeps the "
@@ -133,14 +133,82 @@ def _equivariance_layers():
     ]
 
 
+def _small_layers():
+    """A second, smaller case, T = 3: an answer with T = 4 hard-coded fails on it."""
+    rng = np.random.default_rng(16)
+    T, d = 3, 5
+    x = rng.normal(size=(T, d))
+    w_q, w_k, w_v = (rng.normal(size=(d, 4)) / np.sqrt(d) * 2 for _ in range(3))
+
+    def attend(x):
+        return attention(x @ w_q, x @ w_k, x @ w_v)[0]
+
+    pe = sinusoidal_encoding(T, d + 1)[:, :d]
+    return x, [
+        ("attention without positions (T = 3)", attend, True, ""),
+        ("attention on x + sinusoidal positions (T = 3)", lambda x: attend(x + pe), False,
+         "adding a position vector to each row ties every token to its slot"),
+    ]
+
+
+class _Layer:
+    """A layer that records every input it is given (to explain a wrong verdict)."""
+
+    def __init__(self, fn):
+        self.fn, self.inputs = fn, []
+
+    def __call__(self, x):
+        try:
+            self.inputs.append(np.array(x, dtype=float, copy=True))
+        except (TypeError, ValueError):
+            pass
+        return self.fn(x)
+
+
+def _orders_seen(inputs, x) -> list[list[int]] | None:
+    """The row orders of x the recorded inputs are, or None if one is not a reorder of x."""
+    orders = []
+    for inp in inputs:
+        if inp.shape != x.shape:
+            return None
+        order = []
+        for row in inp:
+            hits = np.flatnonzero(np.all(x == row, axis=-1))
+            if hits.size == 0:
+                return None
+            order.append(int(hits[0]))
+        orders.append(order)
+    return orders
+
+
+def _equivariance_call(fn, layer, x, name):
+    try:
+        return core.call(fn, layer, x, name=name)
+    except IndexError as error:
+        T, d = x.shape
+        core.fail(
+            f"{name}: your function raised IndexError ({error}) on an x of shape {x.shape}: "
+            f"T = {T} rows (positions) and d = {d} features. The orders are orders of the T "
+            "rows: itertools.permutations(range(len(x))), T = x.shape[0], not the features "
+            "x.shape[1] and not a size hard-coded from the example (range(4)).",
+            "position.equivariance-wrong-size")
+
+
 @core.exercise
 def check_is_permutation_equivariant(is_permutation_equivariant) -> None:
-    """Exercise: is_permutation_equivariant(attend, x) -> True when attend(x[o]) == attend(x)[o]."""
+    """Exercise: is_permutation_equivariant(attend, x) -> True when attend(x[o]) == attend(x)[o].
+
+    Cases: T = 4 with ten layers (two equivariant), then T = 3 with two. In order: a bool;
+    no IndexError (the orders are of the T rows); fires at all; not always; every input it
+    passes is a reorder of all T rows of x (a hard-coded T is named); no false alarm; no miss,
+    explained by the orders it tried (row 0 or the last row never moved).
+    """
     fn = "is_permutation_equivariant"
     x, layers = _equivariance_layers()
-    verdicts = {}
+    verdicts, recorded = {}, {}
     for name, layer, _, _ in layers:
-        got = core.call(is_permutation_equivariant, layer, x, name=fn)
+        recorded[name] = _Layer(layer)
+        got = _equivariance_call(is_permutation_equivariant, recorded[name], x, fn)
         if not isinstance(got, (bool, np.bool_)):
             core.fail(f"{fn}: return True or False; got {got!r} of type {type(got).__name__} "
                       f"for {name}", "position.equivariance-not-bool")
@@ -158,7 +226,21 @@ def check_is_permutation_equivariant(is_permutation_equivariant) -> None:
             "outputs reordered the SAME way (not attend(x) as it is, and not by the inverse "
             "order), and use np.allclose: a reorder changes the summation order and the last "
             "bits.", "position.equivariance-always-fires")
+    for name, _, _, _ in layers:
+        sizes = {inp.shape[0] for inp in recorded[name].inputs if inp.ndim == 2}
+        if sizes - {len(x)}:
+            core.fail(
+                f"{fn}: on {name}, with an x of T = {len(x)} rows, your test passed inputs "
+                f"of {sorted(sizes - {len(x)})} rows to the layer: reorder all T rows of x, "
+                "T = len(x) (x.shape[0]), not a size hard-coded or read from the features.",
+                "position.equivariance-wrong-size")
     for name, _, equivariant, how in layers:
+        if not equivariant and verdicts[name]:
+            orders = _orders_seen(recorded[name].inputs, x)
+            if orders and "token 0" in name and all(o[0] == 0 for o in orders):
+                how = ("none of your orders moves the first row: row 0 (the first token, "
+                       "position 0) stays in place in every order you tried, and only position "
+                       "0 carries position information here. Let the orders move row 0 too")
         if equivariant and not verdicts[name]:
             core.fail(
                 f"{fn}: false alarm on {name}, which is permutation-equivariant (reorder its "
@@ -171,10 +253,18 @@ def check_is_permutation_equivariant(is_permutation_equivariant) -> None:
                 f"{fn}: your test missed the position information in {name}: {how}. Try every "
                 "order (itertools.permutations, for small T) or several random ones.",
                 "position.equivariance-missed")
+    small, small_layers = _small_layers()
+    for name, layer, equivariant, _ in small_layers:
+        got = _equivariance_call(is_permutation_equivariant, layer, small, fn)
+        if bool(got) != equivariant:
+            core.fail(
+                f"{fn}: right at T = 4, but wrong at T = 3 on {name}: is T hard-coded "
+                "(range(4))? Take the number of rows from x, T = len(x).",
+                "position.equivariance-wrong-size")
     core.passed(
         f"{fn}: True for attention without positions and a per-token MLP; False for "
         "sinusoidal positions, a causal mask, RoPE, symmetric, circular and ring distance "
-        "biases, and a marker on the first or the last token"
+        "biases, and a marker on the first or the last token; at T = 4 and T = 3"
     )
 
 
@@ -192,8 +282,8 @@ def _exponent_note(freq: float, d: int) -> str:
     """How a frequency reads as 10000^(-e/d): e is the student's '2i'."""
     if freq <= 0 or freq > 1:
         return ""
-    e = -math.log(freq) / math.log(10000.0) * d
-    return f" (that is 10000^(-{e:.3g}/d_model))"
+    e = -math.log(freq) / math.log(10000.0) * d + 0.0
+    return f" (that is 10000^(-{abs(e):.3g}/d_model))"
 
 
 def _sinusoidal_properties(got, T, d, name) -> None:
@@ -215,6 +305,12 @@ def _sinusoidal_properties(got, T, d, name) -> None:
             "the sin column before it.", "position.sinusoidal-pair-angle")
     omega = np.arctan2(got[1, 0::2], got[1, 1::2])  # the angle of each pair at position 1
     want = 10000.0 ** (-np.arange(0, d, 2) / d)
+    if d > 2 and np.allclose(omega, 1.0, atol=1e-6):
+        core.fail(
+            f"{name}: every pair turns by 1 rad per position, pair 0's frequency: the exponent "
+            "is 0 for every pair. An integer (floor) division such as 2i // d_model gives 0 "
+            "for every 2i < d_model; the exponent 2i/d_model is a fraction between 0 and 1: "
+            "use the true division /.", "position.sinusoidal-integer-exponent")
     if T > 2:
         steps = np.arctan2(got[2, 0::2], got[2, 1::2])
         linear = np.isclose(np.cos(steps), np.cos(2 * omega), atol=1e-6)
@@ -242,7 +338,8 @@ def check_sinusoidal(my_sinusoidal) -> None:
     cases = [(6, 8), (50, 16), (3, 4), (5, 6)]
     for T, d in cases:
         name = f"{fn}({T}, {d})"
-        got = _array(core.call(my_sinusoidal, T, d, name=fn), name, (T, d), "(T, d_model)")
+        raw = core.call(my_sinusoidal, T, d, name=fn)
+        got = _array(raw, name, (T, d), "(T, d_model)")
         pos = np.arange(T)[:, None]  # (T, 1)
         two_i = np.arange(0, d, 2)  # (d/2,)
         angle = pos / 10000.0 ** (two_i / d)  # (T, d/2): the right angles
@@ -283,6 +380,17 @@ def check_sinusoidal(my_sinusoidal) -> None:
              _interleave(np.sin(pos / 1000.0 ** (two_i / d)), np.cos(pos / 1000.0 ** (two_i / d)))),
         ]
         _anticipated(got, want, name, mistakes)
+        dtype = getattr(raw, "dtype", got.dtype)
+        integer = (dtype.kind in "iub" if isinstance(dtype, np.dtype)
+                   else not getattr(dtype, "is_floating_point", True))
+        if not _close(got, want) and (integer or np.array_equal(got, np.round(got))):
+            shown = str(dtype).removeprefix("torch.")
+            core.fail(
+                f"{name}: your table holds only whole numbers (dtype {shown}): every sine and "
+                "cosine was truncated to an integer. An integer array (np.zeros_like of an int "
+                "array such as np.arange, or dtype=int) keeps only the integer part of what is "
+                "written into it: build the table as floats (np.zeros((T, d_model))).",
+                "position.sinusoidal-integer-table")
         _sinusoidal_properties(got, T, d, name)
         core.compare(got, want, name=name, mistakes=mistakes, axes=("T", "d_model"),
                      sizes=dict(T=T, d_model=d), factors={})
@@ -293,10 +401,17 @@ def check_sinusoidal(my_sinusoidal) -> None:
 # --------------------------------------------------------------------------------------------
 # Exercise: the RoPE rotation
 # --------------------------------------------------------------------------------------------
-def _rope_variant(x, *, exponent=None, sign=1.0, halves=False, start=0, concat=False):
-    """x (T, d) rotated the way a named mistake does. The defaults give the right answer."""
+def _rope_variant(x, *, exponent=None, sign=1.0, halves=False, start=0, concat=False,
+                  overwritten=None, one_angle=False):
+    """x (T, d) rotated the way a named mistake does. The defaults give the right answer.
+
+    overwritten: "even" (the odd features computed from the already rotated even ones) or
+    "odd" (the other way round); one_angle: every row rotated by theta_i, not m * theta_i.
+    """
     T, d = x.shape
     pos = np.arange(T)[:, None] + start  # (T, 1)
+    if one_angle:
+        pos = np.ones((T, 1))
     i = np.arange(d // 2)  # (d/2,) pair numbers
     exponent = -2 * i / d if exponent is None else exponent(i, d)
     angle = pos * 10000.0 ** exponent  # (T, d/2)
@@ -306,6 +421,11 @@ def _rope_variant(x, *, exponent=None, sign=1.0, halves=False, start=0, concat=F
     else:
         x1, x2 = x[:, 0::2], x[:, 1::2]
     r1, r2 = x1 * cos - x2 * sin, x1 * sin + x2 * cos  # (T, d/2) each
+    if overwritten == "even":
+        r2 = r1 * sin + x2 * cos
+    elif overwritten == "odd":
+        r2 = x1 * sin + x2 * cos
+        r1 = x1 * cos - r2 * sin
     if halves or concat:
         return np.concatenate([r1, r2], axis=1)
     return np.stack([r1, r2], axis=-1).reshape(T, d)
@@ -327,7 +447,8 @@ def _rope_mistakes(x):
          "fast for the first pairs and slow for the last.",
          _rope_variant(x, exponent=lambda i, d: 0 * i)),
         ("position.rope-sign",
-         "you rotate by -theta: the sin sign is flipped. Rotating (x1, x2) by angle a gives "
+         "you rotate by -theta, in the other direction (clockwise): the sign of the sin terms "
+         "is flipped. The rotation matrix [[cos a, -sin a], [sin a, cos a]] turns (x1, x2) into "
          "(x1 cos a - x2 sin a, x1 sin a + x2 cos a). Yours still depends only on m - n, but "
          "it turns the other way, so the numbers differ from every model trained with RoPE.",
          _rope_variant(x, sign=-1.0)),
@@ -337,9 +458,24 @@ def _rope_mistakes(x):
          "(2i, 2i+1): x[:, 0::2] with x[:, 1::2], written back in that order.",
          _rope_variant(x, halves=True)),
         ("position.rope-written-back-as-halves",
-         "you rotated the interleaved pairs correctly but wrote them back as [all first "
-         "halves, all second halves]. Put each rotated pair back into columns (2i, 2i+1), the "
-         "columns it came from.", _rope_variant(x, concat=True)),
+         "you rotated the interleaved pairs correctly but wrote them back concatenated as "
+         "halves, [all first members, then all second members]. The result keeps the "
+         "interleaved layout: write each rotated pair back into columns (2i, 2i+1), the "
+         "columns it came from (the 0::2 and 1::2 columns).", _rope_variant(x, concat=True)),
+        ("position.rope-overwritten",
+         "you computed the odd features from the even ones you had already overwritten with "
+         "their new values: x'_(2i+1) = x_2i sin + x_(2i+1) cos needs the original x_2i. "
+         "Compute both from the original x (read x1, x2 first, or work on a copy), then write "
+         "both back.", _rope_variant(x, overwritten="even")),
+        ("position.rope-overwritten",
+         "you computed the even features from the odd ones you had already overwritten with "
+         "their new values: x'_2i = x_2i cos - x_(2i+1) sin needs the original x_(2i+1). "
+         "Compute both from the original x (read x1, x2 first, or work on a copy), then write "
+         "both back.", _rope_variant(x, overwritten="odd")),
+        ("position.rope-same-rotation",
+         "every row gets the same rotation, by theta_i: the angle of row m is m * theta_i, so "
+         "multiply by the position m (np.arange(T)[:, None]); row 0 stays unrotated and row "
+         "m turns m times as far as row 1.", _rope_variant(x, one_angle=True)),
         ("position.positions-from-1",
          "your positions start at 1: row 0 is position 0 and stays unrotated (angle 0).",
          _rope_variant(x, start=1)),
@@ -449,12 +585,35 @@ def check_rope_attention(rope_attention) -> None:
                       "order, like attention().", "position.rope-attention-order")
         mistakes = [
             ("position.rope-rotated-v",
-             "you rotated v as well: only q and k carry position, so that the scores "
-             "depend on m - n. v is the content read out; rotated, it would make the "
-             "output depend on absolute positions.", attention(rq, rk, rv)),
+             "you rotated v as well (v rotated, not only q and k): only q and k carry "
+             "position, so that the scores depend on m - n. v is the content read out; "
+             "rotated, it would make the output depend on absolute positions. Leave v "
+             "unrotated.", attention(rq, rk, rv)),
             ("position.rope-q-only",
-             "you rotated q but not k: the score then mixes q's absolute position with an "
-             "unrotated key. Rotate both, by their own positions.", attention(rq, k, v)),
+             "you rotated q but not k (the keys stay unrotated): the score then mixes q's "
+             "absolute position with an unrotated key. Rotate both q and k, each by its "
+             "position.", attention(rq, k, v)),
+            ("position.rope-k-from-q",
+             "your keys are the rotated queries: the real k is never used (k built from q, a "
+             "copy-paste slip?). Rotate k itself: apply_rope(k, positions=positions).",
+             attention(rq, rq, v)),
+            ("position.rope-q-k-swapped",
+             "you passed the keys as the queries and the queries as the keys: attention(q, k, "
+             "v) takes the queries first, so the weights come out transposed (row i belongs to "
+             "key i). Keep the order of the arguments: attention(rotated q, rotated k, v).",
+             attention(rk, rq, v)),
+            ("position.rope-k-default-positions",
+             "you rotated q by the given positions but k at the default positions 0..T-1: "
+             "rotate both q and k with the same positions (positions=positions for each).",
+             attention(rq, apply_rope(k), v)),
+            ("position.rope-q-default-positions",
+             "you rotated k by the given positions but q at the default positions 0..T-1: "
+             "rotate both q and k with the same positions (positions=positions for each).",
+             attention(apply_rope(q), rk, v)),
+            ("position.rope-causal-mask",
+             "you added a causal mask that the exercise does not ask for: here every query "
+             "reads every key. Call attention without a mask.",
+             attention(rq, rk, v, causal_mask(T))),
             ("position.rope-k-only", "you rotated k but not q: rotate both, by their own "
              "positions.", attention(q, rk, v)),
             ("position.rope-none", "no position at all: q and k are not rotated, so this is "
@@ -482,6 +641,12 @@ def check_rope_attention(rope_attention) -> None:
         # ... RoPE adds nothing, and v is left alone: with q = k = 0, out is the average of v
         zero = np.zeros_like(q)
         flat, flat_w = _rope_pair(rope_attention, zero, zero, v, positions, name)
+        if flat_w.shape == (T, T) and not _close(flat_w, np.full((T, T), 1.0 / T)):
+            core.require(
+                not np.allclose(np.triu(flat_w, k=1), 0.0),
+                f"{name}: with q = k = 0 your weights are 0 on every future key (j > i): a "
+                "causal mask the exercise does not ask for. Without a mask every query reads "
+                "every key: call attention(q, k, v) with no mask.", "position.rope-causal-mask")
         core.require(
             _close(flat_w, np.full((T, T), 1.0 / T)),
             f"{name}: with q = k = 0 the weights must all be 1/T = 1/{T}: a rotation of the "
@@ -496,6 +661,23 @@ def check_rope_attention(rope_attention) -> None:
             "position.rope-v-changed")
         # ... and only the offsets matter: shifting every position changes nothing
         shifted, _ = _rope_pair(rope_attention, q, k, v, positions + 100, name)
+        far = positions + 100
+        for which, wrong in (("k", attention(apply_rope(q, positions=far), apply_rope(k), v)),
+                             ("q", attention(apply_rope(q), apply_rope(k, positions=far), v))):
+            if not _close(shifted, got[0]) and _close(shifted, wrong[0]):
+                core.fail(
+                    f"{name}: with every position shifted by 100, your output is attention "
+                    f"with {which} rotated at the default positions 0..T-1: you rotate "
+                    f"{'q' if which == 'k' else 'k'} by the given positions but {which} not. "
+                    "Rotate both q and k with the same positions (positions=positions for "
+                    "each).", f"position.rope-{which}-default-positions")
+        moved_k = k[::-1] * 2.0 + 1.0
+        other, _ = _rope_pair(rope_attention, q, moved_k, v, positions, name)
+        core.require(
+            not _close(other, got[0]),
+            f"{name}: your output does not change when k changes: the real k is never used "
+            "(the keys built from q?). Rotate k itself and pass it as the keys.",
+            "position.rope-k-unused")
         core.require(
             _close(shifted, got[0]),
             f"{name}: your output changes when every position shifts by 100 (largest change "
@@ -560,6 +742,16 @@ def _alibi_properties(got, H, T, name) -> None:
                   f"{np.round(got[h, T - 1], 4).tolist()}; each head subtracts m_h x (i - j), "
                   "one slope per head times the distance.", "position.alibi-not-linear")
     want = 2.0 ** (-8.0 * np.arange(1, H + 1) / H)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        exponents = np.log2(slopes)
+    whole = np.isfinite(exponents).all() and np.allclose(exponents, np.round(exponents))
+    if (not np.allclose(slopes, want, atol=1e-9, rtol=1e-6) and whole
+            and not np.allclose(np.log2(want), np.round(np.log2(want)))):
+        core.fail(f"{name}: your slopes are {np.round(slopes, 5).tolist()}, 2 to whole-number "
+                  "powers only: the exponent -8h/H was rounded to an integer (an integer, "
+                  f"floor division // or int()). For H = {H} the exponents are fractions, "
+                  "-8h/H: use the true division /.",
+                  "position.alibi-integer-exponent")
     if not np.allclose(slopes, want, atol=1e-9, rtol=1e-6):
         h = int(np.argmax(~np.isclose(slopes, want, atol=1e-9, rtol=1e-6)))
         core.fail(f"{name}: the slope of head index {h} is {slopes[h]:.4g}; head index h holds "
@@ -600,8 +792,9 @@ def check_alibi_bias(my_alibi_bias) -> None:
              "1/4, 1/16, 1/64, 1/256); you used 2^(-h), which is right only for H = 8.",
              _alibi_with(2.0 ** -h, T)),
             ("position.alibi-heads-from-0",
-             "wrong slope sequence: heads count from h = 1, so the steepest slope is "
-             "2^(-8/H), not 2^0 = 1.", _alibi_with(2.0 ** (-8.0 * (h - 1) / H), T)),
+             "wrong slope sequence, off by one: the heads count from 1, h = 1..H (index 0 "
+             "holds head 1), so the first slope is 2^(-8/H), not 2^0 = 1.",
+             _alibi_with(2.0 ** (-8.0 * (h - 1) / H), T)),
             ("position.alibi-slopes-reversed",
              "wrong slope sequence: your slopes run backwards. Head 1 gets the steepest slope "
              "2^(-8/H) and the last head the gentlest, 2^(-8) = 1/256.",

@@ -114,7 +114,7 @@ MISTAKES = [
          code='''def reversed_causal_mask(T):
     return np.tril(np.ones((T, T), dtype=bool))
 '''),
-    dict(exercise="ex3", kind="reversed without the diagonal", expect="no diagonal",
+    dict(exercise="ex3", kind="reversed without the diagonal", expect="drops the diagonal",
          code='''def reversed_causal_mask(T):
     return np.triu(np.ones((T, T), dtype=bool), k=1)
 '''),
@@ -237,7 +237,7 @@ MISTAKES = [
             return True
     return False
 '''),
-    dict(exercise="ex4", kind="perturbs only token 1", expect="only token 1",
+    dict(exercise="ex4", kind="perturbs only token 1", expect="only token j = 1",
          code='''def reads_future(attend, x, eps=1.0):
     changed = x.copy()
     changed[1] += eps
@@ -333,7 +333,7 @@ MISTAKES = [
         weights = softmax(np.where(mask, scores, -np.inf))
     return weights @ v, weights
 '''),
-    dict(exercise="ex6", kind="attends everywhere but forgets to zero", expect="did not zero",
+    dict(exercise="ex6", kind="attends everywhere but forgets to zero", expect="not zeroed",
          code='''def safe_attention(q, k, v, mask):
     dead = ~mask.any(axis=-1)
     return attention(q, k, v, mask | dead[..., None])
@@ -364,7 +364,7 @@ MISTAKES = [
     weights = softmax(scores)
     return weights @ v, weights
 '''),
-    dict(exercise="ex6", kind="unmasks every row", expect="must equal attention()",
+    dict(exercise="ex6", kind="unmasks every row", expect="unblocked keys in other rows",
          code='''def safe_attention(q, k, v, mask):
     dead = ~mask.any(axis=-1)
     out, weights = attention(q, k, v, np.ones_like(mask))
@@ -376,5 +376,119 @@ MISTAKES = [
     with np.errstate(invalid="ignore"):
         weights = softmax(np.where(mask, scores, -np.inf))
     return np.nan_to_num(weights @ v), weights
+'''),
+    # Held-out answers (round 2) that were passed, caught without a name, or crashed
+    dict(exercise='ex1', kind='hard-coded size (held-out b)',
+         expect='hard-coded',
+         code='''import numpy as np
+
+_MASK = np.tril(np.ones((5, 5), dtype=bool))
+
+
+def my_causal_mask(T):
+    return _MASK[:T, :T]
+'''),
+    dict(exercise='ex3', kind='diagonal dropped (held-out b)',
+         expect='drops the diagonal',
+         code='''import numpy as np
+
+
+def reversed_causal_mask(T):
+    return np.triu(np.ones((T, T), dtype=bool), k=1)
+'''),
+    dict(exercise='ex3', kind='negated causal (held-out b)',
+         expect='negating the causal mask',
+         code='''def reversed_causal_mask(T):
+    return ~causal_mask(T)
+'''),
+    dict(exercise='ex4', kind='returns in first iteration (held-out b)',
+         expect='return inside its first iteration',
+         code='''import numpy as np
+
+
+def reads_future(attend, x, eps=1.0):
+    base = attend(x)
+    for j in range(1, len(x)):
+        x2 = x.copy()
+        x2[j] += eps
+        return not np.allclose(attend(x2)[:j], base[:j])
+    return False
+'''),
+    dict(exercise='ex4', kind='outputs after j (held-out b)',
+         expect='direction backwards',
+         code='''import numpy as np
+
+
+def reads_future(attend, x, eps=1.0):
+    base = attend(x)
+    for j in range(1, len(x)):
+        x2 = x.copy()
+        x2[j] += eps
+        if not np.allclose(attend(x2)[j + 1:], base[j + 1:]):
+            return True
+    return False
+'''),
+    dict(exercise='ex5', kind='padding on query rows (held-out b)',
+         expect='rows instead of columns',
+         code='''import numpy as np
+
+
+def batch_mask(lengths, T, causal):
+    pad = padding_mask(lengths, T)[:, :, None]          # (B, T, 1)
+    mask = np.broadcast_to(pad, (len(lengths), T, T))
+    if causal:
+        mask = mask & causal_mask(T)
+    return mask
+'''),
+    dict(exercise='ex5', kind='or instead of and (held-out b)',
+         expect='| (or) instead of & (and)',
+         code='''import numpy as np
+
+
+def batch_mask(lengths, T, causal):
+    pad = np.broadcast_to(padding_mask(lengths, T)[:, None, :], (len(lengths), T, T))
+    if causal:
+        return pad | causal_mask(T)
+    return pad
+'''),
+    dict(exercise='ex6', kind='empty rows not zeroed (held-out b)',
+         expect='not zeroed',
+         code='''import numpy as np
+
+
+def safe_attention(q, k, v, mask):
+    empty = ~mask.any(axis=-1, keepdims=True)
+    return attention(q, k, v, mask | empty)
+'''),
+    dict(exercise='ex6', kind='any over queries (held-out b)',
+         expect='axis=-2',
+         code='''import numpy as np
+
+
+def safe_attention(q, k, v, mask):
+    keyless = ~mask.any(axis=-2, keepdims=True)
+    out, w = attention(q, k, v, mask | keyless)
+    return out, np.where(keyless, 0.0, w)
+'''),
+    dict(exercise='ex6', kind='2-D axis only (held-out b)',
+         expect='axis=-1',
+         code='''import numpy as np
+
+
+def safe_attention(q, k, v, mask):
+    has_key = mask.any(axis=1, keepdims=True)      # (T_q, 1): does row i allow any key?
+    out, w = attention(q, k, v, mask | ~has_key)
+    return np.where(has_key, out, 0.0), np.where(has_key, w, 0.0)
+'''),
+    dict(exercise='ex6', kind='dummy key 0 (held-out b)',
+         expect='dummy key',
+         code='''import numpy as np
+
+
+def safe_attention(q, k, v, mask):
+    mask = mask.copy()
+    empty = ~mask.any(axis=-1)
+    mask[..., 0] = mask[..., 0] | empty
+    return attention(q, k, v, mask)
 '''),
 ]

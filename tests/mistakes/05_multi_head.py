@@ -24,7 +24,8 @@ MISTAKES = [
     B, T, D = x.shape
     return x.view(B, T, D // n_heads, n_heads).permute(0, 3, 1, 2)
 '''),
-    dict(exercise="ex1", kind="transpose before the split", expect="transposed before splitting",
+    dict(exercise="ex1", kind="transpose before the split",
+         expect="transposed first, before the view",
          code='''def my_split_heads(x, n_heads):
     B, T, D = x.shape
     return x.transpose(1, 2).reshape(B, n_heads, T, D // n_heads)
@@ -95,7 +96,8 @@ MISTAKES = [
     B, H, T, d_head = x.shape
     return x.transpose(1, 2).reshape(B, T, H * d_head).flip(1)
 '''),
-    dict(exercise="ex2", kind="heads summed instead of concatenated", expect="which is d_head",
+    dict(exercise="ex2", kind="heads summed instead of concatenated",
+         expect="averaged or summed the heads",
          code='''def my_merge_heads(x):
     return x.sum(dim=1)
 '''),
@@ -270,7 +272,7 @@ MISTAKES = [
     return n_heads * (3 * (d_model * d_head + bias * d_head) + d_model * d_model + bias * d_model)
 '''),
     dict(exercise="ex4", kind="no error for a head count that does not divide",
-         expect="n_heads must divide d_model",
+         expect="does not divide d_model",
          code='''def attention_parameters(d_model, n_heads, bias=True):
     d_head = d_model // n_heads
     return n_heads * 3 * (d_model * d_head + bias * d_head) + d_model * d_model + bias * d_model
@@ -286,7 +288,7 @@ MISTAKES = [
     d_head = d_model // n_heads
     return n_heads * 2 * (d_model * d_head + bias * d_head) + d_model * d_model + bias * d_model
 '''),
-    dict(exercise="ex4", kind="W_O without its bias (unlisted)", expect="bias=True adds",
+    dict(exercise="ex4", kind="W_O without its bias (unlisted)", expect="bias of W_O",
          code='''def attention_parameters(d_model, n_heads, bias=True):
     if d_model % n_heads:
         raise ValueError("n_heads must divide d_model")
@@ -478,7 +480,7 @@ def mha_forward(x, w, n_heads, mask=None):
     return merge_heads(softmax(scores, axis=-1) @ v) @ w["W_o"] + w["b_o"]
 '''),
     dict(exercise="ex5", kind="softmax over the queries (unlisted)",
-         expect="a softmax over the queries",
+         expect="over the queries",
          code='''def mha_forward(x, w, n_heads, mask=None):
     q, k, v = (split_heads(x @ w[f"W_{n}"] + w[f"b_{n}"], n_heads) for n in "qkv")
     scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
@@ -528,5 +530,351 @@ def mha_forward(x, w, n_heads, mask=None):
     label = torch.arange(B * T, dtype=torch.float64).view(B, T, 1)
     heads = split(label.expand(B, T, D).clone(), n_heads)
     return (heads != label.view(B, 1, T, 1)).any()
+'''),
+    # Held-out answers (round 2) that were passed, caught without a name, or crashed
+    dict(exercise='ex1', kind='transpose before reshape (held-out a)',
+         expect='transposed first, before the view',
+         code='''def my_split_heads(x, n_heads):
+    """(B, T, D) -> (B, H, T, D / H): head h holds features h*d_head .. (h+1)*d_head - 1."""
+    B, T, D = x.shape
+    return x.transpose(1, 2).reshape(B, n_heads, T, D // n_heads)
+'''),
+    dict(exercise='ex1', kind='flattens the batch (held-out a)',
+         expect='across the sequences of the batch',
+         code='''def my_split_heads(x, n_heads):
+    """(B, T, D) -> (B, H, T, D / H): head h holds features h*d_head .. (h+1)*d_head - 1."""
+    B, T, D = x.shape
+    d_head = D // n_heads
+    heads = x.reshape(B * T, n_heads, d_head).transpose(0, 1)   # (H, B*T, d_head)
+    return heads.reshape(B, n_heads, T, d_head)
+'''),
+    dict(exercise='ex1', kind='hard-coded d_head 4 (held-out a)',
+         expect='hard-coded',
+         code='''def my_split_heads(x, n_heads):
+    """(B, T, D) -> (B, H, T, D / H): head h holds features h*d_head .. (h+1)*d_head - 1."""
+    B, T, D = x.shape
+    return x.view(B, T, n_heads, 4).transpose(1, 2)
+'''),
+    dict(exercise='ex2', kind='transposes batch axis (held-out a)',
+         expect='transpose(0, 2)',
+         code='''def my_merge_heads(x):
+    """(B, H, T, d_head) -> (B, T, H * d_head): every token's features back in one row."""
+    B, H, T, d = x.shape
+    return x.transpose(0, 2).reshape(B, T, H * d)
+'''),
+    dict(exercise='ex2', kind='hard-coded width D (held-out a)',
+         expect='global D = 8',
+         code='''def my_merge_heads(x):
+    """(B, H, T, d_head) -> (B, T, H * d_head): every token's features back in one row."""
+    return x.transpose(1, 2).contiguous().view(x.shape[0], x.shape[2], D)
+'''),
+    dict(exercise='ex3', kind='stacked then reshaped (held-out a)',
+         expect='torch.stack',
+         code='''import torch
+
+
+def per_head_attention(q, k, v, n_heads, mask=None):
+    """q, k, v (B, T, D) -> (B, T, D): attention in each block of d_head features, concatenated."""
+    B, T, D = q.shape
+    d_head = D // n_heads
+    outs = []
+    for h in range(n_heads):
+        cols = slice(h * d_head, (h + 1) * d_head)
+        outs.append(attention(q[..., cols], k[..., cols], v[..., cols], mask)[0])
+    return torch.stack(outs, dim=-1).reshape(B, T, D)
+'''),
+    dict(exercise='ex3', kind='weights instead of output (held-out a)',
+         expect='attention weights',
+         code='''import torch
+
+
+def per_head_attention(q, k, v, n_heads, mask=None):
+    """q, k, v (B, T, D) -> (B, T, D): attention in each block of d_head features, concatenated."""
+    d_head = q.shape[-1] // n_heads
+    outs = []
+    for h in range(n_heads):
+        cols = slice(h * d_head, (h + 1) * d_head)
+        outs.append(attention(q[..., cols], k[..., cols], v[..., cols], mask)[1])
+    return torch.cat(outs, dim=-1)
+'''),
+    dict(exercise='ex3', kind='mask inverted (held-out a)',
+         expect='inverted',
+         code='''import torch
+
+
+def per_head_attention(q, k, v, n_heads, mask=None):
+    """q, k, v (B, T, D) -> (B, T, D): attention in each block of d_head features, concatenated."""
+    d_head = q.shape[-1] // n_heads
+    m = None if mask is None else ~torch.as_tensor(mask)
+    outs = []
+    for h in range(n_heads):
+        cols = slice(h * d_head, (h + 1) * d_head)
+        outs.append(attention(q[..., cols], k[..., cols], v[..., cols], m)[0])
+    return torch.cat(outs, dim=-1)
+'''),
+    dict(exercise='ex3', kind='loop misses last head (held-out a)',
+         expect='last head is missing',
+         code='''import torch
+
+
+def per_head_attention(q, k, v, n_heads, mask=None):
+    """q, k, v (B, T, D) -> (B, T, D): attention in each block of d_head features, concatenated."""
+    d_head = q.shape[-1] // n_heads
+    outs = []
+    for h in range(n_heads - 1):
+        cols = slice(h * d_head, (h + 1) * d_head)
+        outs.append(attention(q[..., cols], k[..., cols], v[..., cols], mask)[0])
+    return torch.cat(outs, dim=-1)
+'''),
+    dict(exercise='ex4', kind='W_O per head (held-out a)',
+         expect='once per head',
+         code='''def attention_parameters(d_model, n_heads, bias=True):
+    """Trainable parameters of multi-head attention: n_heads x (W_Q, W_K, W_V), plus W_O."""
+    if d_model % n_heads:
+        raise ValueError("n_heads must divide d_model")
+    d_head = d_model // n_heads
+    b = 1 if bias else 0
+    per_head = 3 * (d_model * d_head + b * d_head) + d_model * d_model + b * d_model
+    return n_heads * per_head
+'''),
+    dict(exercise='ex4', kind='full-width heads (held-out a)',
+         expect='full-width',
+         code='''def attention_parameters(d_model, n_heads, bias=True):
+    """Trainable parameters of multi-head attention: n_heads x (W_Q, W_K, W_V), plus W_O."""
+    if d_model % n_heads:
+        raise ValueError("n_heads must divide d_model")
+    b = d_model if bias else 0
+    return n_heads * 3 * (d_model * d_model + b) + d_model * d_model + b
+'''),
+    dict(exercise='ex4', kind='W_O bias forgotten (held-out a)',
+         expect='bias of W_O',
+         code='''def attention_parameters(d_model, n_heads, bias=True):
+    """Trainable parameters of multi-head attention: n_heads x (W_Q, W_K, W_V), plus W_O."""
+    if d_model % n_heads:
+        raise ValueError("n_heads must divide d_model")
+    d_head = d_model // n_heads
+    per_head = 3 * (d_model * d_head + (d_head if bias else 0))
+    return n_heads * per_head + d_model * d_model
+'''),
+    dict(exercise='ex5', kind='softmax over queries (held-out a)',
+         expect='over the queries',
+         code='''import math
+
+import torch
+
+
+def mha_forward(x, w, n_heads, mask=None):
+    """x (B, T, D) -> (B, T, D), equal to nn.MultiheadAttention with the weights in w."""
+    d_head = x.shape[-1] // n_heads
+    q = split_heads(x @ w["W_q"] + w["b_q"], n_heads)
+    k = split_heads(x @ w["W_k"] + w["b_k"], n_heads)
+    v = split_heads(x @ w["W_v"] + w["b_v"], n_heads)
+    s = q @ k.transpose(-2, -1) / math.sqrt(d_head)
+    if mask is not None:
+        s = s.masked_fill(~torch.as_tensor(mask), float("-inf"))
+    a = softmax(s, axis=-2)
+    return merge_heads(a @ v) @ w["W_o"] + w["b_o"]
+'''),
+    dict(exercise='ex5', kind='mask multiplied (held-out a)',
+         expect='multiplying the scores by the mask',
+         code='''import math
+
+import torch
+
+
+def mha_forward(x, w, n_heads, mask=None):
+    """x (B, T, D) -> (B, T, D), equal to nn.MultiheadAttention with the weights in w."""
+    d_head = x.shape[-1] // n_heads
+    q = split_heads(x @ w["W_q"] + w["b_q"], n_heads)
+    k = split_heads(x @ w["W_k"] + w["b_k"], n_heads)
+    v = split_heads(x @ w["W_v"] + w["b_v"], n_heads)
+    s = q @ k.transpose(-2, -1) / math.sqrt(d_head)
+    if mask is not None:
+        s = s * torch.as_tensor(mask).to(s.dtype)
+    a = softmax(s, axis=-1)
+    return merge_heads(a @ v) @ w["W_o"] + w["b_o"]
+'''),
+    dict(exercise='ex5', kind='scores k q transposed (held-out a)',
+         expect='scores are transposed',
+         code='''import math
+
+import torch
+
+
+def mha_forward(x, w, n_heads, mask=None):
+    """x (B, T, D) -> (B, T, D), equal to nn.MultiheadAttention with the weights in w."""
+    d_head = x.shape[-1] // n_heads
+    q = split_heads(x @ w["W_q"] + w["b_q"], n_heads)
+    k = split_heads(x @ w["W_k"] + w["b_k"], n_heads)
+    v = split_heads(x @ w["W_v"] + w["b_v"], n_heads)
+    s = k @ q.transpose(-2, -1) / math.sqrt(d_head)
+    if mask is not None:
+        s = s.masked_fill(~torch.as_tensor(mask), float("-inf"))
+    a = softmax(s, axis=-1)
+    return merge_heads(a @ v) @ w["W_o"] + w["b_o"]
+'''),
+    dict(exercise='ex6', kind='100b+10t+f labels collide (held-out a)',
+         expect='labels collide',
+         code='''import torch
+
+
+def mixes_tokens(split, B=2, T=5, D=12, n_heads=3):
+    """True when split(x, n_heads) puts a number of token t (sequence b) elsewhere."""
+    b, t, f = torch.meshgrid(torch.arange(B), torch.arange(T), torch.arange(D), indexing="ij")
+    x = 100 * b + 10 * t + f
+    y = split(x, n_heads)
+    token = (y // 10) % 10
+    seq = y // 100
+    want_t = torch.arange(T)[None, None, :, None]
+    want_b = torch.arange(B)[:, None, None, None]
+    return bool(((token != want_t) | (seq != want_b)).any())
+'''),
+    dict(exercise='ex6', kind='all instead of any (held-out a)',
+         expect='any() instead of all()',
+         code='''import torch
+
+
+def mixes_tokens(split, B=2, T=5, D=12, n_heads=3):
+    """True when split(x, n_heads) puts a number of token t (sequence b) elsewhere."""
+    b = torch.arange(B)[:, None, None]
+    t = torch.arange(T)[None, :, None]
+    label = (b * T + t).double()                             # (B, T, 1)
+    x = label.expand(B, T, D).contiguous()
+    y = split(x, n_heads)
+    return bool((y != label[:, None]).all())
+'''),
+    dict(exercise='ex6', kind='uses setup x_lab (held-out a)',
+         expect='own arguments',
+         code='''def mixes_tokens(split, B=2, T=5, D=12, n_heads=3):
+    """True when split(x, n_heads) puts a number of token t (sequence b) elsewhere."""
+    y = split(x_lab, 2)                                      # (2, 2, 4, 4)
+    nb, nh, nt, _ = y.shape
+    for bb in range(nb):
+        for h in range(nh):
+            for tt in range(nt):
+                if ((y[bb, h, tt] // 10) % 10 != tt).any() or (y[bb, h, tt] // 100 != bb).any():
+                    return True
+    return False
+'''),
+    dict(exercise='ex1', kind='hard-coded d_head (held-out b)',
+         expect='hard-coded',
+         code='''def my_split_heads(x, n_heads):
+    B, T, D = x.shape
+    return x.view(B, T, n_heads, 4).transpose(1, 2)
+'''),
+    dict(exercise='ex2', kind='heads averaged (held-out b)',
+         expect='side by side',
+         code='''def my_merge_heads(x):
+    B, H, T, d = x.shape
+    return x.mean(dim=1).repeat(1, 1, H)
+'''),
+    dict(exercise='ex3', kind='slices positions (held-out b)',
+         expect='position axis',
+         code='''import torch
+
+
+def per_head_attention(q, k, v, n_heads, mask=None):
+    D = q.shape[-1]
+    d = D // n_heads
+    outs = []
+    for h in range(n_heads):
+        sl = slice(h * d, (h + 1) * d)
+        outs.append(attention(q[:, sl], k[:, sl], v[:, sl], mask)[0])
+    return torch.cat(outs, dim=-1)
+'''),
+    dict(exercise='ex3', kind='mask not passed (held-out b)',
+         expect='pass the mask',
+         code='''import torch
+
+
+def per_head_attention(q, k, v, n_heads, mask=None):
+    d = q.shape[-1] // n_heads
+    outs = []
+    for h in range(n_heads):
+        cols = slice(h * d, (h + 1) * d)
+        out, _ = attention(q[..., cols], k[..., cols], v[..., cols])
+        outs.append(out)
+    return torch.cat(outs, dim=-1)
+'''),
+    dict(exercise='ex3', kind='slice start off (held-out b)',
+         expect='overlap',
+         code='''import torch
+
+
+def per_head_attention(q, k, v, n_heads, mask=None):
+    d = q.shape[-1] // n_heads
+    outs = []
+    for h in range(n_heads):
+        outs.append(attention(q[..., h:h + d], k[..., h:h + d], v[..., h:h + d], mask)[0])
+    return torch.cat(outs, dim=-1)
+'''),
+    dict(exercise='ex4', kind='no ValueError (held-out b)',
+         expect='does not divide',
+         code='''def attention_parameters(d_model, n_heads, bias=True):
+    d_head = d_model // n_heads
+    b = d_head if bias else 0
+    return n_heads * 3 * (d_model * d_head + b) + d_model * d_model + (d_model if bias else 0)
+'''),
+    dict(exercise='ex4', kind='W_O bias forgotten (held-out b)',
+         expect='bias of W_O',
+         code='''def attention_parameters(d_model, n_heads, bias=True):
+    if d_model % n_heads:
+        raise ValueError("n_heads must divide d_model")
+    d_head = d_model // n_heads
+    heads = n_heads * 3 * (d_model * d_head + (d_head if bias else 0))
+    return heads + d_model * d_model
+'''),
+    dict(exercise='ex5', kind='mask after softmax (held-out b)',
+         expect='masking after softmax',
+         code='''import math
+
+import torch
+
+
+def mha_forward(x, w, n_heads, mask=None):
+    Q = split_heads(x @ w["W_q"] + w["b_q"], n_heads)
+    K = split_heads(x @ w["W_k"] + w["b_k"], n_heads)
+    V = split_heads(x @ w["W_v"] + w["b_v"], n_heads)
+    a = softmax(Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1]), axis=-1)
+    if mask is not None:
+        a = a * torch.as_tensor(mask)
+    return merge_heads(a @ V) @ w["W_o"] + w["b_o"]
+'''),
+    dict(exercise='ex6', kind='labels ignore the sequence (held-out b)',
+         expect='ignore the sequence',
+         code='''import torch
+
+
+def mixes_tokens(split, B=2, T=5, D=12, n_heads=3):
+    label = torch.arange(T, dtype=torch.float64)[None, :, None].expand(B, T, D).contiguous()
+    y = split(label, n_heads)                                # (B, H, T, d_head)
+    want = torch.arange(T, dtype=torch.float64)[None, None, :, None]
+    return not bool((y == want).all())
+'''),
+    dict(exercise='ex6', kind='10t + f overflow (held-out b)',
+         expect='labels collide',
+         code='''import torch
+
+
+def mixes_tokens(split, B=2, T=5, D=12, n_heads=3):
+    b, t, f = torch.meshgrid(torch.arange(B), torch.arange(T), torch.arange(D), indexing="ij")
+    x = 100 * b + 10 * t + f
+    y = split(x, n_heads)
+    token = (y % 100) // 10
+    seq = y // 100
+    want_t = torch.arange(T)[None, None, :, None]
+    want_b = torch.arange(B)[:, None, None, None]
+    return not bool(((token == want_t) & (seq == want_b)).all())
+'''),
+    dict(exercise='ex6', kind='first sequence only (held-out b)',
+         expect='every sequence',
+         code='''import torch
+
+
+def mixes_tokens(split, B=2, T=5, D=12, n_heads=3):
+    lab = (torch.arange(B)[:, None] * T + torch.arange(T)[None, :]).double()
+    x = lab[:, :, None].repeat(1, 1, D)
+    y = split(x, n_heads)
+    return not bool((y[0] == lab[0][None, :, None]).all())
 '''),
 ]

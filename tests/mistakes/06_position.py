@@ -54,7 +54,7 @@ MISTAKES = [
     orders = [list(range(T))[::-1]] + [list(np.roll(range(T), s)) for s in range(1, T)]
     return all(np.allclose(attend(x[order]), base[order]) for order in orders)
 '''),
-    dict(exercise="ex1", kind="only swaps of the last two tokens", expect="keeps token 0 in place",
+    dict(exercise="ex1", kind="only swaps of the last two tokens", expect="row 0",
          code='''def is_permutation_equivariant(attend, x):
     order = list(range(len(x)))
     order[-2], order[-1] = order[-1], order[-2]
@@ -365,7 +365,7 @@ MISTAKES = [
     i, j = np.indices((T, T))
     return -slopes[:, None, None] * np.maximum(i - j, 0)
 '''),
-    dict(exercise="ex5", kind="heads counted from 0", expect="count from h = 1",
+    dict(exercise="ex5", kind="heads counted from 0", expect="count from 1, h = 1..H",
          code='''def my_alibi_bias(n_heads, T):
     slopes = 2.0 ** (-8 * np.arange(n_heads) / n_heads)
     i, j = np.indices((T, T))
@@ -439,5 +439,239 @@ def my_alibi_bias(n_heads, T):
     slopes = 2.0 ** (-8 * np.arange(1, n_heads + 1) / n_heads)
     i, j = np.indices((T, T))
     return -slopes[:, None, None] * np.maximum(i - j, 0) ** 2
+'''),
+    # Held-out answers (round 2) that were passed, caught without a name, or crashed
+    dict(exercise='ex1', kind='permutes the features (held-out a)',
+         expect='x.shape[0]',
+         code='''import itertools
+
+import numpy as np
+
+
+def is_permutation_equivariant(attend, x):
+    """True when attend(x[order]) equals attend(x)[order] for every order of x's rows."""
+    y = attend(x)
+    n = x.shape[1]
+    for order in itertools.permutations(range(n)):
+        order = list(order)
+        if not np.allclose(attend(x[order]), y[order]):
+            return False
+    return True
+'''),
+    dict(exercise='ex1', kind='hard-coded T = 4 (held-out a)',
+         expect='hard-coded',
+         code='''import itertools
+
+import numpy as np
+
+
+def is_permutation_equivariant(attend, x):
+    """True when attend(x[order]) equals attend(x)[order] for every order of x's rows."""
+    y = attend(x)
+    for order in itertools.permutations(range(4)):
+        order = list(order)
+        if not np.allclose(attend(x[order]), y[order]):
+            return False
+    return True
+'''),
+    dict(exercise='ex1', kind='first row kept fixed (held-out a)',
+         expect='first row',
+         code='''import itertools
+
+import numpy as np
+
+
+def is_permutation_equivariant(attend, x):
+    """True when attend(x[order]) equals attend(x)[order] for every order of x's rows."""
+    y = attend(x)
+    for rest in itertools.permutations(range(1, len(x))):
+        order = [0, *rest]
+        if not np.allclose(attend(x[order]), y[order]):
+            return False
+    return True
+'''),
+    dict(exercise='ex2', kind='integer array (held-out a)',
+         expect='integer',
+         code='''import numpy as np
+
+
+def my_sinusoidal(T, d_model):
+    """(T, d_model): sin on the even columns 2i, cos on the odd columns 2i+1."""
+    pos = np.arange(T)[:, None]
+    angle = pos / 10000 ** (np.arange(0, d_model, 2) / d_model)
+    pe = np.zeros_like(np.tile(pos, (1, d_model)))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(angle)
+    return pe
+'''),
+    dict(exercise='ex3', kind='result in halves (held-out a)',
+         expect='concatenated as halves',
+         code='''import numpy as np
+
+
+def my_rope(x):
+    """x (T, d) -> x with row m's pairs (2i, 2i+1) rotated by m * 10000^(-2i/d)."""
+    T, d = x.shape
+    angle = np.arange(T)[:, None] * 10000.0 ** (-np.arange(0, d, 2) / d)
+    x1, x2 = x[:, 0::2], x[:, 1::2]
+    r1 = x1 * np.cos(angle) - x2 * np.sin(angle)
+    r2 = x1 * np.sin(angle) + x2 * np.cos(angle)
+    return np.concatenate([r1, r2], axis=-1)
+'''),
+    dict(exercise='ex4', kind='k built from q (held-out a)',
+         expect='real k is never used',
+         code='''from helpers.positions import apply_rope
+
+
+def rope_attention(q, k, v, positions):
+    """(T, d) q, k, v and (T,) positions -> (out (T, d), weights (T, T)) with RoPE."""
+    q_rot = apply_rope(q, positions=positions)
+    k_rot = apply_rope(q, positions=positions)
+    return attention(q_rot, k_rot, v)
+'''),
+    dict(exercise='ex4', kind='q and k swapped in call (held-out a)',
+         expect='queries and the queries as the keys',
+         code='''from helpers.positions import apply_rope
+
+
+def rope_attention(q, k, v, positions):
+    """(T, d) q, k, v and (T,) positions -> (out (T, d), weights (T, T)) with RoPE."""
+    q = apply_rope(q, positions=positions)
+    k = apply_rope(k, positions=positions)
+    return attention(k, q, v)
+'''),
+    dict(exercise='ex4', kind='positions only for q (held-out a)',
+         expect='same positions',
+         code='''from helpers.positions import apply_rope
+
+
+def rope_attention(q, k, v, positions):
+    """(T, d) q, k, v and (T,) positions -> (out (T, d), weights (T, T)) with RoPE."""
+    return attention(apply_rope(q, positions=positions), apply_rope(k), v)
+'''),
+    dict(exercise='ex5', kind='floor division exponent (held-out a)',
+         expect='floor division',
+         code='''import numpy as np
+
+
+def my_alibi_bias(n_heads, T):
+    """(H, T, T): -slope_h * (i - j) where j <= i, 0 where j > i; slope_h = 2^(-8h/H)."""
+    h = np.arange(1, n_heads + 1)
+    slopes = 2.0 ** (-8 * h // n_heads)
+    i, j = np.indices((T, T))
+    return -slopes[:, None, None] * np.where(j <= i, i - j, 0)
+'''),
+    dict(exercise='ex1', kind='shape unpacked backwards (held-out b)',
+         expect='x.shape[0]',
+         code='''import itertools
+
+import numpy as np
+
+
+def is_permutation_equivariant(attend, x):
+    d, T = x.shape
+    base = attend(x)
+    for order in itertools.permutations(range(T)):
+        order = list(order)
+        if not np.allclose(attend(x[order]), base[order]):
+            return False
+    return True
+'''),
+    dict(exercise='ex2', kind='integer exponent (held-out b)',
+         expect='exponent is 0',
+         code='''import numpy as np
+
+
+def my_sinusoidal(T, d_model):
+    two_i = np.arange(0, d_model, 2)
+    angle = np.arange(T)[:, None] / 10000 ** (two_i // d_model)
+    pe = np.zeros((T, d_model))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(angle)
+    return pe
+'''),
+    dict(exercise='ex3', kind='rotation sign flipped (held-out b)',
+         expect='sign of the sin',
+         code='''import numpy as np
+
+
+def my_rope(x):
+    T, d = x.shape
+    angle = np.arange(T)[:, None] * 10000 ** (-np.arange(0, d, 2) / d)
+    x1, x2 = x[:, 0::2], x[:, 1::2]
+    out = np.empty_like(x, dtype=float)
+    out[:, 0::2] = x1 * np.cos(angle) + x2 * np.sin(angle)
+    out[:, 1::2] = -x1 * np.sin(angle) + x2 * np.cos(angle)
+    return out
+'''),
+    dict(exercise='ex3', kind='updated x1 reused (held-out b)',
+         expect='overwritten',
+         code='''import numpy as np
+
+
+def my_rope(x):
+    T, d = x.shape
+    angle = np.arange(T)[:, None] * 10000 ** (-np.arange(0, d, 2) / d)
+    out = np.array(x, dtype=float)
+    out[:, 0::2] = out[:, 0::2] * np.cos(angle) - out[:, 1::2] * np.sin(angle)
+    out[:, 1::2] = out[:, 0::2] * np.sin(angle) + out[:, 1::2] * np.cos(angle)
+    return out
+'''),
+    dict(exercise='ex3', kind='no position factor (held-out b)',
+         expect='multiply by the position',
+         code='''import numpy as np
+
+
+def my_rope(x):
+    T, d = x.shape
+    theta = 10000 ** (-np.arange(0, d, 2) / d)
+    angle = np.broadcast_to(theta, (T, d // 2))
+    x1, x2 = x[:, 0::2], x[:, 1::2]
+    out = np.empty((T, d))
+    out[:, 0::2] = x1 * np.cos(angle) - x2 * np.sin(angle)
+    out[:, 1::2] = x1 * np.sin(angle) + x2 * np.cos(angle)
+    return out
+'''),
+    dict(exercise='ex4', kind='v rotated too (held-out b)',
+         expect='v rotated',
+         code='''def rope_attention(q, k, v, positions):
+    q = apply_rope(q, positions=positions)
+    k = apply_rope(k, positions=positions)
+    v = apply_rope(v, positions=positions)
+    return attention(q, k, v)
+'''),
+    dict(exercise='ex4', kind='only q rotated (held-out b)',
+         expect='both q and k',
+         code='''def rope_attention(q, k, v, positions):
+    return attention(apply_rope(q, positions=positions), k, v)
+'''),
+    dict(exercise='ex4', kind='k at default positions (held-out b)',
+         expect='same positions',
+         code='''def rope_attention(q, k, v, positions):
+    q_rot = apply_rope(q, positions=positions)
+    k_rot = apply_rope(k)
+    return attention(q_rot, k_rot, v)
+'''),
+    dict(exercise='ex4', kind='unasked causal mask (held-out b)',
+         expect='causal mask',
+         code='''import numpy as np
+
+
+def rope_attention(q, k, v, positions):
+    T = len(positions)
+    mask = np.tril(np.ones((T, T), dtype=bool))
+    q, k = apply_rope(q, positions=positions), apply_rope(k, positions=positions)
+    return attention(q, k, v, mask)
+'''),
+    dict(exercise='ex5', kind='heads from 0 (held-out b)',
+         expect='off by one',
+         code='''import numpy as np
+
+
+def my_alibi_bias(n_heads, T):
+    slopes = 2.0 ** (-8 * np.arange(n_heads) / n_heads)
+    i, j = np.indices((T, T))
+    dist = np.clip(i - j, 0, None)
+    return -slopes[:, None, None] * dist
 '''),
 ]
