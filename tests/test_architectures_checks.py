@@ -84,6 +84,8 @@ REFERENCES = [
      lambda n_layers, d, h, T, b: (n_layers * 2 * T * d * b, h * T * T * b)),
     (architectures.check_context_memory,
      lambda n_layers, d, h, T, b: (n_layers * 2 * T * h * (d // h) * b, h * T**2 * b)),
+    (architectures.check_context_memory,  # NumPy integers are whole numbers too
+     lambda n_layers, d, h, T, b: (np.int64(n_layers * 2 * T * d * b), np.int64(h * T * T * b))),
 ]
 
 
@@ -152,3 +154,14 @@ def test_detector_models_leak_exactly_where_they_should():
 def test_memory_formula_matches_a_measured_model():
     for dims in [(3, 16, 4, 6, 8), (1, 8, 2, 5, 2)]:
         assert architectures._measured_memory(*dims) == architectures._memory_formula(*dims)
+
+
+@pytest.mark.parametrize("answer", [
+    lambda n_layers, d, h, T, b: (2 * n_layers * T * h * (d / h) * b, h * T * T * b / 1),
+    lambda n_layers, d, h, T, b: (float(2 * n_layers * T * d * b), h * T * T * b),
+    lambda n_layers, d, h, T, b: (np.float64(2 * n_layers * T * d * b), h * T * T * b),
+])
+def test_a_float_byte_count_is_refused(answer):
+    with pytest.raises(AssertionError, match="True division") as info:
+        architectures.check_context_memory(answer)
+    assert info.value.diagnosis == "architectures.memory-float"

@@ -46,8 +46,24 @@ def masked_weights_big_negative(scores, mask):
 
 
 def masked_weights_renormalised(scores, mask):
-    w = softmax(scores) * mask  # fine here: every row's largest score is within reach
+    w = softmax(scores) * mask  # 0/0 where a blocked score is far above the allowed ones
     return w / w.sum(axis=-1, keepdims=True)
+
+
+def masked_weights_by_hand(scores, mask):
+    s = np.where(mask, scores, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))  # the max of the allowed scores only
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def safe_attention_stable_by_hand(q, k, v, mask):
+    s = np.einsum("...qd,...kd->...qk", q, k) / np.sqrt(q.shape[-1])
+    s = np.where(mask, s, -np.inf)
+    top = s.max(axis=-1, keepdims=True)
+    e = np.exp(s - np.where(np.isfinite(top), top, 0.0))  # a dead row is all exp(-inf) = 0
+    total = e.sum(axis=-1, keepdims=True)
+    w = e / np.where(total == 0, 1.0, total)
+    return w @ v, w
 
 
 def masked_weights_torch(scores, mask):
@@ -134,7 +150,7 @@ REFERENCES = [
     (masks.check_causal_mask, causal_tri),
     (masks.check_causal_mask, causal_not_upper),
     (masks.check_masked_weights, masked_weights_big_negative),
-    (masks.check_masked_weights, masked_weights_renormalised),
+    (masks.check_masked_weights, masked_weights_by_hand),
     (masks.check_masked_weights, masked_weights_torch),
     (masks.check_reversed_causal_mask, reversed_by_comparison),
     (masks.check_reads_future, reads_future_solution),
@@ -144,6 +160,7 @@ REFERENCES = [
     (masks.check_batch_mask, batch_mask_loop),
     (masks.check_safe_attention, safe_attention_by_hand),
     (masks.check_safe_attention, safe_attention_errstate),
+    (masks.check_safe_attention, safe_attention_stable_by_hand),
 ]
 
 test_right_answer_passes, test_stub_propagates = contract_tests(REFERENCES)
@@ -221,3 +238,49 @@ def failure(check, answer):
     with pytest.raises(AssertionError) as error:
         check(answer)
     return error.value
+
+
+# ------------------------------------------------ round 3: variants of held-out mistakes
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("answer", [
+    masked_weights_renormalised,
+    lambda s, m: np.nan_to_num(softmax(s) * m / (softmax(s) * m).sum(-1, keepdims=True)),
+    lambda s, m: softmax(s) * m / ((softmax(s) * m).sum(-1, keepdims=True) + 1e-12),
+    lambda s, m: (lambda w: w / w.sum(-1, keepdims=True))(torch.softmax(
+        torch.as_tensor(s), -1) * torch.as_tensor(m)),
+])
+def test_softmax_then_mask_and_renormalise_is_named(answer):
+    error = failure(masks.check_masked_weights, answer)
+    assert error.diagnosis == "masks.renormalised-underflow"
+    assert "renormalised" in str(error)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_dead_rows_found_with_axis_1_are_named(keepdims):
+    def axis_1(q, k, v, mask):
+        dead = ~mask.any(axis=1, keepdims=keepdims)
+        dead = dead if keepdims else dead[..., None]
+        out, w = attention(q, k, v, mask | dead)
+        return out * ~dead, w * ~dead
+
+    error = failure(masks.check_safe_attention, axis_1)
+    assert error.diagnosis in ("masks.axis-from-the-front", "masks.empty-columns-not-rows")
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("where", [
+    lambda e, t: e / np.where(t == 0, 1.0, t),
+    lambda e, t: np.divide(e, t, out=np.zeros_like(e), where=t > 0),
+])
+def test_masked_softmax_without_the_row_max_is_named(where):
+    def no_max(q, k, v, mask):
+        s = q @ np.swapaxes(k, -2, -1) / np.sqrt(q.shape[-1])
+        e = np.where(mask, np.exp(s), 0.0)
+        w = where(e, e.sum(axis=-1, keepdims=True))
+        return w @ v, w
+
+    error = failure(masks.check_safe_attention, no_max)
+    assert error.diagnosis == "masks.overflow" and "max" in str(error)

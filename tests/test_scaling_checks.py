@@ -167,3 +167,28 @@ def test_every_diagnosis_id_is_namespaced():
     source = Path(scaling.__file__).read_text(encoding="utf-8")
     ids = re.findall(r'"(scaling\.[^"<]+)"', source)
     assert ids and all(re.fullmatch(r"scaling\.[a-z0-9]+(-[a-z0-9]+)*", i) for i in ids), ids
+
+
+# ------------------------------------------------ round 3: variants of held-out mistakes
+
+
+@pytest.mark.parametrize("answer", [
+    lambda d_k, n, rng: float(np.var(rng.standard_normal((n, d_k))
+                                     @ rng.standard_normal((n, d_k)).T)),
+    lambda d_k, n, rng: np.einsum("id,jd->ij", *rng.normal(size=(2, n, d_k))).var(ddof=1),
+    lambda d_k, n, rng: float(np.var(rng.standard_normal((d_k, n)).T
+                                     @ rng.standard_normal((d_k, n)))),
+    lambda d_k, n, rng: (torch.from_numpy(rng.standard_normal((n, d_k))).float()
+                         @ torch.from_numpy(rng.standard_normal((n, d_k))).float().T).var(),
+])
+def test_the_variance_of_all_pairs_is_named(answer):
+    with pytest.raises(AssertionError, match="matched dot products") as info:
+        scaling.check_measure_dot_variance(answer)
+    assert info.value.diagnosis == "scaling.all-pairs-matrix"
+
+
+def test_a_generator_that_records_its_draws_is_still_a_generator():
+    rng = scaling._RecordingGenerator(0)
+    assert np.random.default_rng(rng) is rng
+    assert np.array_equal(rng.standard_normal(3), np.random.default_rng(0).standard_normal(3))
+    assert len(rng.draws) == 1

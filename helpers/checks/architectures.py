@@ -857,5 +857,13 @@ def check_context_memory(context_memory) -> None:
                          or float(value).is_integer(),
                          f"{name} {label}: return a whole number of bytes (an int).",
                          "architectures.memory-not-whole")
+            core.require(
+                isinstance(value, (int, np.integer)) and not isinstance(value, bool),
+                f"{name} {label}: the value is right but it is a {type(value).__name__} "
+                f"({value!r}), not an int: a byte count is a whole number. True division "
+                "(/) gives a float even when it divides evenly (d_model / n_heads = 64.0), "
+                "and the float then spreads through every product. Use integer division (//), "
+                "e.g. d_model // n_heads, or count with d_model itself.",
+                "architectures.memory-float")
     core.passed("context_memory: KV cache = n_layers * 2 * T * d_model numbers (measured on a "
                 "real TinyGPT cache), one layer's scores = n_heads * T^2 numbers, in bytes")

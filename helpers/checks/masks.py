@@ -201,8 +201,37 @@ def check_causal_mask(my_causal_mask) -> None:
 # ---------------------------------------------------------------- Exercise 2: masked weights
 
 
-def _weights_properties(name: str, mask: np.ndarray):
-    """Properties of masked attention weights, in teaching order, for _judge."""
+def _weights_properties(name: str, mask: np.ndarray, scores: np.ndarray | None = None):
+    """Properties of masked attention weights, in teaching order, for _judge.
+
+    scores: when given, a row whose allowed keys all underflow in softmax(scores) (a blocked
+    score far above them) and comes out NaN or all 0 names the softmax-then-mask mistake.
+    """
+    if scores is not None:
+        with np.errstate(all="ignore"):
+            lost = (softmax(scores) * mask).sum(axis=-1) == 0  # (..., T_q)
+    else:
+        lost = np.zeros(mask.shape[:-1], dtype=bool)
+
+    def after_softmax(got):
+        if got.shape != mask.shape or not lost.any():
+            return
+        with np.errstate(all="ignore"):
+            broken = lost & (~np.isfinite(got).all(axis=-1) | (np.abs(got).sum(axis=-1) < 1e-12))
+        if not broken.any():
+            return
+        where = _first(broken)
+        row_s, row_m = scores[where], mask[where]
+        what = "NaN" if np.isnan(got[where]).any() else "all 0"
+        row = where[0] if len(where) == 1 else where
+        core.fail(f"{name}: row {row} of your weights is {what}: you masked after the "
+                  "softmax and renormalised. In that row a blocked key "
+                  f"scores {row_s[~row_m].max():.4g} and the allowed ones at most "
+                  f"{row_s[row_m].max():.4g}, so softmax gives every allowed key exp(-"
+                  f"{row_s[~row_m].max() - row_s[row_m].max():.4g}) = 0 (underflow): the "
+                  "masked row is all 0 and renormalising it is 0/0. Block before the softmax "
+                  "instead: add the 0 / -inf bias (additive_bias(mask)) to the scores, so that "
+                  "it normalises over the allowed keys only.", "masks.renormalised-underflow")
 
     def shape(got):
         core.require(got.shape == mask.shape,
@@ -241,7 +270,7 @@ def _weights_properties(name: str, mask: np.ndarray):
                       "Block before the softmax, so that it normalises over the allowed keys "
                       "only.", "masks.rows-not-normalised")
 
-    return (shape, finite, non_negative, blocked_zero, rows_sum_to_one)
+    return (shape, after_softmax, finite, non_negative, blocked_zero, rows_sum_to_one)
 
 
 def _naive_masked(s, m):
@@ -255,8 +284,10 @@ def check_masked_weights(masked_weights) -> None:
     """Exercise: masked_weights(scores, mask) = softmax(scores + 0/-inf bias) over the keys.
 
     Cases: a (2, 4, 5) batch (padding in one sequence, a shifted triangle in the other), a
-    (4, 4) causal mask and (3, 4) scores of ±1000 with the largest score blocked. Named first,
-    then: shape, finite, non-negative, blocked keys exactly 0, rows sum to 1, the values.
+    (4, 4) causal mask, (3, 4) scores of ±1000 with the largest score blocked, and (3, 4)
+    scores where a blocked score is ~750 above the allowed ones (softmax, then mask and
+    renormalise, gives 0/0 there). Named first, then: shape, no row lost to masking after the
+    softmax, finite, non-negative, blocked keys exactly 0, rows sum to 1, the values.
     """
     rng = np.random.default_rng(4)
     scores = rng.normal(size=(2, 4, 5)) * 2  # (B, T_q, T_k)
@@ -268,7 +299,13 @@ def check_masked_weights(masked_weights) -> None:
                       [-1000.0, -1001.0, -999.0, -1002.0],
                       [998.0, 1000.0, 1003.0, 999.0]])  # (T_q=3, T_k=4)
     large_mask = np.array([[1, 1, 0, 1], [1, 1, 0, 1], [1, 1, 0, 0]], dtype=bool)
-    for s, m in [(scores, mask), (scores[0, :, :4], causal_mask(4)), (large, large_mask)]:
+    # a blocked score ~750 above the allowed ones (exp of each stays finite): softmax, then
+    # mask, leaves the row all 0, since exp(-750) underflows
+    far = np.array([[700.0, -50.0, -52.0, -49.5], [-48.0, -51.0, 705.0, -50.0],
+                    [0.5, 2.0, -1.0, 1.0]])
+    far_mask = np.array([[0, 1, 1, 1], [1, 1, 0, 1], [1, 0, 1, 1]], dtype=bool)
+    for s, m in [(scores, mask), (scores[0, :, :4], causal_mask(4)), (large, large_mask),
+                 (far, far_mask)]:
         name = f"masked_weights(scores {s.shape}, mask {m.shape})"
         with np.errstate(all="ignore"):
             got = core.call(masked_weights, s, m, name="masked_weights")
@@ -305,7 +342,7 @@ def check_masked_weights(masked_weights) -> None:
              "your weights are NaN on scores of ±1000: exp(1000) overflows to inf and "
              "exp(-1000) underflows to 0, so a row gives inf/inf or 0/0. Subtract each row's "
              "max before exp (softmax does that for you).", _naive_masked(s, m)),
-        ], properties=_weights_properties(name, m), axes=axes,
+        ], properties=_weights_properties(name, m, s), axes=axes,
             sizes=dict(zip(axes, s.shape, strict=True)), factors={"T_k": s.shape[-1]})
     core.passed("masked_weights: softmax(scores + 0/-inf bias) over the keys; blocked keys get "
                 "exactly 0, rows sum to 1, batched, 2-D and at ±1000")
@@ -678,16 +715,32 @@ def _safe_cases():
     batch = causal_mask(T)[None] & left[:, None, :]  # sequence 1, rows 0 and 1: no allowed key
     q2, k2, v2 = rng.normal(size=(3, 4)), rng.normal(size=(6, 4)), rng.normal(size=(6, 3))
     middle = np.array([[1, 0, 1, 1, 0, 0], [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 1, 1]], dtype=bool)
+    # batched with T_q ≠ T_k (axis 1 is the queries here, the keys only in 2-D), and scores
+    # in the hundreds, so that exp overflows unless each row's max is subtracted first
+    q3, k3 = rng.normal(size=(2, 3, 4)) * 30, rng.normal(size=(2, 5, 4)) * 30
+    v3 = rng.normal(size=(2, 5, 2))
+    wide = np.array([[[1, 1, 0, 0, 1], [0, 0, 0, 0, 0], [0, 1, 1, 1, 0]],
+                     [[1, 0, 0, 0, 0], [1, 1, 1, 0, 0], [1, 1, 1, 1, 1]]], dtype=bool)
     return [
         ("left padding & causal, (B, T) = (2, 5)", q, k, v, batch),
         ("T_q = 3, T_k = 6, d_v = 3, row 1 blocked", q2, k2, v2, middle),
         ("2-D causal mask (every row has a key)", q[0], k[0], v[0], causal_mask(T)),
+        ("batched, T_q = 3, T_k = 5, scores in the hundreds, row (0, 1) blocked",
+         q3, k3, v3, wide),
     ]
 
 
 def _safe_properties(name: str, what: str, ref: np.ndarray, dead: np.ndarray, rows: list,
                      mask: np.ndarray):
     def no_nan(got):
+        live = ~dead
+        if got.shape == ref.shape and not np.isfinite(got[live]).all():
+            where = _first(~np.isfinite(got) & live[..., None])
+            core.fail(f"{name}: your {what} contain NaN or inf at {where}, in a row that has an "
+                      "allowed key: exp of a large score overflows to inf (these scores reach "
+                      "the hundreds), and inf / inf or inf · 0 is NaN. Subtract each row's "
+                      "max allowed score before exp (softmax does that for you), or give the "
+                      "blocked keys -inf and use softmax.", "masks.overflow")
         if np.isnan(got).any():
             core.fail(f"{name}: your {what} contain NaN (first at {_first(np.isnan(got))}): "
                       "with every key of a row blocked, softmax computes 0/0. Find those rows "
@@ -764,11 +817,13 @@ def check_safe_attention(safe_attention) -> None:
     """Exercise: attention where a query with no allowed key outputs zeros, not NaN.
 
     Cases: left padding with a causal mask (two dead rows in one sequence), a 2-D case with
-    T_q ≠ T_k, d_v ≠ d_k and a dead row in the middle, and a 2-D causal mask (no dead row:
-    must equal attention()). Per case: a pair (out, weights) in that order, the weights then
-    the output, each with the named mistakes (NaN, the dead rows attending everywhere or to
-    themselves, uniform), then no NaN, the shape, dead rows zero, other rows equal to
-    attention(); no warning.
+    T_q ≠ T_k, d_v ≠ d_k and a dead row in the middle, a 2-D causal mask (no dead row:
+    must equal attention()), and a batched (2, 3, 5) mask with scores in the hundreds (axis 1
+    is the queries there, and exp overflows unless each row's max is subtracted). Per case:
+    a pair (out, weights) in that order, the weights then the output, each with the named
+    mistakes (NaN, the dead rows attending everywhere or to themselves, uniform), then no NaN
+    or inf in a row that has a key (overflow), no NaN, the shape, dead rows zero, other rows
+    equal to attention(); no warning.
     """
     name = "safe_attention"
     for label, q, k, v, mask in _safe_cases():

@@ -84,6 +84,75 @@ def _one_variance(measure_dot_variance, d_k: int, seed: int) -> float:
     return float(got.reshape(()))
 
 
+class _RecordingGenerator(np.random.Generator):
+    """A real np.random.Generator that keeps a copy of every normal draw it hands out."""
+
+    def __init__(self, seed: int):
+        super().__init__(np.random.PCG64(seed))
+        self.draws: list[np.ndarray] = []
+
+    def _keep(self, out):
+        self.draws.append(np.array(out, dtype=float, copy=True))
+        return out
+
+    def standard_normal(self, *args, **kwargs):
+        return self._keep(super().standard_normal(*args, **kwargs))
+
+    def normal(self, *args, **kwargs):
+        return self._keep(super().normal(*args, **kwargs))
+
+
+PROBE_D_K, PROBE_SAMPLES, PROBE_SEED = 8, 300, 3  # small: an all-pairs matrix stays cheap
+
+
+def _sample_blocks(draws, d_k: int, n: int) -> list[np.ndarray]:
+    """The (n, d_k) samples-by-features blocks in the recorded draws, in drawing order.
+
+    Any layout: (n, d_k), (d_k, n), or q and k in one draw such as (2, n, d_k).
+    """
+    blocks = []
+    for a in draws:
+        if a.size % (n * d_k) or n not in a.shape or d_k not in a.shape:
+            continue
+        samples = a.shape.index(n)
+        features = next(i for i in reversed(range(a.ndim)) if a.shape[i] == d_k and
+                        i != samples)
+        moved = np.moveaxis(a, (samples, features), (0, -1)).reshape(n, -1, d_k)
+        blocks += [moved[:, i] for i in range(moved.shape[1])]
+    return blocks
+
+
+def _refuse_all_pairs(measure_dot_variance) -> None:
+    """Fail when the result is the variance of every entry of q @ k.T, not of q_i · k_i.
+
+    Both estimate d_k, so the check records the draws (a generator that keeps what it hands
+    out, at a small n) and computes the all-pairs variance of exactly those draws. Anything
+    else (an error, another wrong number) is left to the main cases, which name it.
+    """
+    rng = _RecordingGenerator(PROBE_SEED)
+    try:
+        with np.errstate(all="ignore"):
+            value = measure_dot_variance(PROBE_D_K, PROBE_SAMPLES, rng)
+        got = float(core.as_array(value, "measure_dot_variance").reshape(()))
+    except Exception:  # noqa: BLE001 - the main cases call it again and name what went wrong
+        return
+    blocks = _sample_blocks(rng.draws, PROBE_D_K, PROBE_SAMPLES)[:4]
+    for i, q in enumerate(blocks):
+        for k in blocks[i + 1:]:
+            pairs, matched = q @ k.T, (q * k).sum(axis=1)
+            if any(math.isclose(got, pairs.var(ddof=ddof), rel_tol=1e-4) for ddof in (0, 1)) \
+                    and not math.isclose(got, matched.var(), rel_tol=1e-4):
+                core.fail(
+                    "measure_dot_variance: your number is the variance of every entry of the "
+                    "n_samples × n_samples matrix q @ k.T (all pairs q_i · k_j, i ≠ j "
+                    "included), not of the n matched dot products q_i · k_i, one per pair. "
+                    "Both come out near d_k, but the exercise asks for the n matched pairs "
+                    f"(and at n = {VARIANCE_SAMPLES} the matrix holds {VARIANCE_SAMPLES}² "
+                    "numbers). Multiply each q_i by its own k_i and sum over the features: "
+                    "(q * k).sum(axis=1), or np.einsum('nd,nd->n', q, k).",
+                    "scaling.all-pairs-matrix")
+
+
 def _variance_hint(got: np.ndarray, d_ks: np.ndarray):
     """(id, message) for a measurement that is not ≈ d_k."""
 
@@ -154,11 +223,13 @@ def _variance_hint(got: np.ndarray, d_ks: np.ndarray):
 def check_measure_dot_variance(measure_dot_variance) -> None:
     """Exercise 1: Var(q·k) ≈ d_k for independent standard-normal q and k, measured from rng.
 
-    In order: one number per call; not d_k itself; ≈ d_k at three widths (a named cause when
+    In order: not the variance of all pairs q_i · k_j (q @ k.T) on recorded draws; one
+    number per call; not d_k itself; ≈ d_k at three widths (a named cause when
     not); drawn from the given rng only (same seed, same number, whatever the global RNG
     state); and a different seed gives a different number.
     """
     d_ks = np.array(VARIANCE_WIDTHS, dtype=float)
+    _refuse_all_pairs(measure_dot_variance)
     got = np.array([_one_variance(measure_dot_variance, int(d), seed=0) for d in d_ks])
     shown = ", ".join(f"d_k={int(d)}: {g:.3g}" for d, g in zip(d_ks, got, strict=True))
 

@@ -481,4 +481,11 @@ def softmax_entropy(p):
     p = np.asarray(p, dtype=float)
     return -(p * np.log(p)).sum(axis=-1)
 '''),
+    dict(exercise="ex1", kind="variance of all pairs q @ k.T (held-out c)",
+         expect="matched dot products",
+         code='''def measure_dot_variance(d_k, n_samples, rng):
+    q = rng.standard_normal((n_samples, d_k))
+    k = rng.standard_normal((n_samples, d_k))
+    return float(np.var(q @ k.T))
+'''),
 ]

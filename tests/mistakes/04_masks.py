@@ -491,4 +491,29 @@ def safe_attention(q, k, v, mask):
     mask[..., 0] = mask[..., 0] | empty
     return attention(q, k, v, mask)
 '''),
+    dict(exercise='ex2', kind='mask after softmax, renormalised (held-out c)',
+         expect='renormalised',
+         code='''def masked_weights(scores, mask):
+    w = softmax(scores, axis=-1) * mask
+    return w / w.sum(axis=-1, keepdims=True)
+'''),
+    dict(exercise='ex6', kind='dead rows with any(axis=1) (held-out c)',
+         expect='axis=1 is the keys of a 2-D mask',
+         code='''def safe_attention(q, k, v, mask):
+    dead = ~mask.any(axis=1)
+    fixed = mask | dead[..., None]
+    out, weights = attention(q, k, v, fixed)
+    weights = weights * ~dead[..., None]
+    out = out * ~dead[..., None]
+    return out, weights
+'''),
+    dict(exercise='ex6', kind='masked softmax without the row max (held-out c)',
+         expect='subtract each row',
+         code='''def safe_attention(q, k, v, mask):
+    s = q @ np.swapaxes(k, -2, -1) / np.sqrt(q.shape[-1])
+    e = np.exp(s) * mask
+    total = e.sum(axis=-1, keepdims=True)
+    w = e / np.where(total == 0, 1.0, total)
+    return w @ v, w
+'''),
 ]

@@ -614,4 +614,12 @@ def leaks(model_fn, ids):
             return True
     return False
 '''),
+    dict(exercise='ex5', kind='true division gives floats (held-out c)',
+         expect='true division',
+         code='''def context_memory(n_layers, d_model, n_heads, T, bytes_per_number):
+    d_head = d_model / n_heads
+    kv = 2 * n_layers * T * n_heads * d_head * bytes_per_number
+    scores = n_heads * T * T * bytes_per_number / 1
+    return kv, scores
+'''),
 ]
