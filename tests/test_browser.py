@@ -190,6 +190,7 @@ def lab():
             shutil.copy(ROOT / "notebooks" / name, folder / "lessons" / name)
         for name, answer in FAILING_CHECKS.items():
             _write_exercise_up_to_check(folder / "lessons" / name, answer)
+        shutil.copy(ROOT / "START.ipynb", folder / "lessons" / "START.ipynb")
         url = _start_lab(folder, stack)
         playwright = sync_playwright().start()
         stack.callback(playwright.stop)
@@ -286,7 +287,11 @@ def running(lab):
     url, browser = lab
     lessons = {lesson.name: lesson for lesson in (open_lesson(url, browser, n) for n in LESSONS)}
     for lesson in lessons.values():
-        lesson.page.wait_for_selector(".jp-CodeCell")
+        expected = len(predict_cells(lesson.name))
+        with suppress(PlaywrightTimeout):  # too few folded: reported by the lesson's test
+            lesson.page.wait_for_function(
+                f"(n) => document.querySelectorAll('{FOLDED}').length >= n", arg=expected,
+                timeout=UI_TIMEOUT_MS)
         lesson.folded_on_open.extend(lesson.page.locator(FOLDED).all_inner_texts())
         start_run_all(lesson)
     yield lessons
@@ -297,12 +302,16 @@ def running(lab):
 FOLDED = ".jp-OutputPlaceholder"  # JupyterLab's stand-in for an output stored folded
 
 
-def assert_predictions_were_folded_then_shown(lesson: Lesson) -> None:
-    """Issue 10: a Predict, then run answer shows no output on open, and shows it once run."""
+def predict_cells(lesson: str) -> list:
     import nbformat
 
-    nb = nbformat.read(ROOT / "notebooks" / f"{lesson.name}.ipynb", as_version=4)
-    n_predict = sum("predict" in c.metadata.get("tags", []) for c in nb.cells)
+    nb = nbformat.read(ROOT / "notebooks" / f"{lesson}.ipynb", as_version=4)
+    return [c for c in nb.cells if "predict" in c.metadata.get("tags", [])]
+
+
+def assert_predictions_were_folded_then_shown(lesson: Lesson) -> None:
+    """Issue 10: a Predict, then run answer shows no output on open, and shows it once run."""
+    n_predict = len(predict_cells(lesson.name))
     assert n_predict, f"{lesson.name} has no cell tagged predict"
     assert len(lesson.folded_on_open) == n_predict, lesson.folded_on_open
     assert all(t.strip().startswith("Answer:") for t in lesson.folded_on_open), (
@@ -440,3 +449,18 @@ def test_a_failing_check_shows_the_lesson_not_the_checker(lab, name, says):
             cell.screenshot(path=SCREENSHOTS / "02_failing_check.png", animations="disabled")
     finally:
         lesson.page.close()
+
+
+def test_jupyter_lab_opens_on_the_start_page(lab):
+    """Issue 10: `jupyter lab` opens START.ipynb (jupyter-config's default_url), not a bare
+    Launcher."""
+    url, browser = lab
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    try:
+        page.goto(f"{url}/")  # what `jupyter lab` opens in the browser
+        heading = page.locator(".jp-RenderedMarkdown h1", has_text="start here")
+        expect(heading).to_be_visible(timeout=UI_TIMEOUT_MS)
+        expect(page.get_by_role("tab", name="START.ipynb")).to_have_attribute(
+            "aria-selected", "true")
+    finally:
+        page.close()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from notebook_files import ROOT, read
 
-CONFIG = Path("etc/jupyter/jupyter_server_config.d/attention-course.json")
+CONFIG = Path("etc/jupyter/jupyter_lab_config.json")
 KERNEL_CONFIG = Path("etc/ipython/ipython_kernel_config.json")
 
 
