@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from contextlib import ExitStack, suppress
 from pathlib import Path
@@ -43,9 +44,10 @@ LESSONS = ("03_scaling.ipynb", "04_masks.ipynb")
 SCREENSHOTS = (ROOT / "docs" / "screenshots" if os.environ.get("REFRESH_SCREENSHOTS") == "1"
                else Path(tempfile.gettempdir()) / "course-screenshots")
 
-# Exercise 1 of lesson 02 as a learner leaves it: a wrong answer, and an untouched stub.
+# Exercise 1 of lesson 02 as a learner leaves it: the untouched stub and its check, then a
+# wrong answer and the same check again.
 WRONG_SCALE = "def scaled_scores(q, k):\n    return q @ k.T / k.shape[-1]\n"
-FAILING_CHECKS = {"02_wrong_answer.ipynb": WRONG_SCALE, "02_stub.ipynb": None}
+FAILING_CHECKS = "02_failing_checks.ipynb"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
     "--no-sandbox",
@@ -80,19 +82,21 @@ def _missing(why: str):
     pytest.skip(message)
 
 
-def _write_exercise_up_to_check(path: Path, answer: str | None) -> None:
-    """exercises/02_one_row.ipynb up to exercise 1's check, with `answer` (None: the stub)."""
+def _write_exercise_up_to_check(path: Path, wrong_answer: str) -> None:
+    """exercises/02_one_row.ipynb up to exercise 1's check (the stub), then `wrong_answer` and
+    the same check again."""
     import nbformat
 
     nb = nbformat.read(ROOT / "exercises" / "02_one_row.ipynb", as_version=4)
     keep = []
     for cell in nb.cells:
-        if cell.get("id") == "ex1-answer" and answer is not None:
-            cell.source = answer
         keep.append(cell)
         if cell.get("id") == "ex1-check":
+            check = cell
             break
-    nb.cells = keep
+    again = nbformat.v4.new_code_cell(check.source)
+    again.metadata = dict(check.metadata)
+    nb.cells = [*keep, nbformat.v4.new_code_cell(wrong_answer), again]
     nbformat.write(nb, path)
 
 
@@ -188,8 +192,7 @@ def lab():
         (folder / "lessons").mkdir()
         for name in LESSONS:
             shutil.copy(ROOT / "notebooks" / name, folder / "lessons" / name)
-        for name, answer in FAILING_CHECKS.items():
-            _write_exercise_up_to_check(folder / "lessons" / name, answer)
+        _write_exercise_up_to_check(folder / "lessons" / FAILING_CHECKS, WRONG_SCALE)
         shutil.copy(ROOT / "START.ipynb", folder / "lessons" / "START.ipynb")
         url = _start_lab(folder, stack)
         playwright = sync_playwright().start()
@@ -422,45 +425,53 @@ def test_lesson_04_mask_explorer_in_jupyterlab(running):
     save_screenshot(explorer, "04_masks_explorer.png")
 
 
-@pytest.mark.parametrize("name, says", [
-    ("02_wrong_answer", "you scaled by d_k = 4 instead of √d_k = 2"),
-    ("02_stub", "Not attempted yet: replace this line with your answer. Hint:"),
-])
-def test_a_failing_check_shows_the_lesson_not_the_checker(lab, name, says):
-    """Issue 9: a failed check shows its message and no line of helpers/checks source."""
+def test_a_failing_check_shows_the_lesson_not_the_checker(lab):
+    """Issue 9: a failed check shows its message and no line of helpers/checks source; an
+    untouched stub shows one line."""
     url, browser = lab
-    lesson = open_lesson(url, browser, f"{name}.ipynb")
+    lesson = open_lesson(url, browser, FAILING_CHECKS)
+    page = lesson.page
+    errors = page.locator(PROBLEM_OUTPUTS)  # JupyterLab renders an error as stderr
     try:
         start_run_all(lesson)
-        wait_for_run_all(lesson)  # Run All stops at the failing check
-        errors = lesson.page.locator(PROBLEM_OUTPUTS)  # JupyterLab renders an error as stderr
+        wait_for_run_all(lesson)  # Run All stops at the stub's check
         expect(errors).to_have_count(1)
-        shown = errors.first.inner_text()
-        assert says in shown, shown
+        stub = errors.first.inner_text()
+        assert stub.strip().startswith("Not attempted yet: replace this line with"), stub
+        assert len(stub.strip().splitlines()) == 1, stub
+        cells = page.locator(".jp-CodeCell")
+        cells.nth(cells.count() - 2).locator(".jp-InputArea-editor").click()
+        page.keyboard.press("Shift+Enter")  # the wrong answer, then its check
+        page.keyboard.press("Shift+Enter")
+        expect(errors).to_have_count(2, timeout=UI_TIMEOUT_MS)
+        shown = errors.nth(1).inner_text()
+        assert "you scaled by d_k = 4 instead of √d_k = 2" in shown, shown
         assert len(shown.strip().splitlines()) <= 4, f"more than the message is shown:\n{shown}"
         for checker_line in ("helpers/checks", "core.compare", "raw / root", "Traceback",
                              "def check_", "mistakes="):
-            assert checker_line not in shown, f"{checker_line!r} shown to the learner:\n{shown}"
+            for text in (stub, shown):
+                assert checker_line not in text, f"{checker_line!r} shown to the learner:\n{text}"
         assert not lesson.blocked, f"the page asked the network for {lesson.blocked}"
-        if name == "02_wrong_answer":
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            cell = lesson.page.locator(".jp-CodeCell").filter(has=errors.first)
-            cell.scroll_into_view_if_needed()
-            cell.screenshot(path=SCREENSHOTS / "02_failing_check.png", animations="disabled")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        cell = page.locator(".jp-CodeCell").filter(has=page.locator(PROBLEM_OUTPUTS)).last
+        cell.scroll_into_view_if_needed()
+        cell.screenshot(path=SCREENSHOTS / "02_failing_check.png", animations="disabled")
     finally:
-        lesson.page.close()
+        page.close()
 
 
 def test_jupyter_lab_opens_on_the_start_page(lab):
     """Issue 10: `jupyter lab` opens START.ipynb (jupyter-config's default_url), not a bare
-    Launcher."""
-    url, browser = lab
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    Launcher: the server sends its root URL, what the browser opens, to the start page."""
+    url, _ = lab
+
+    class Stay(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
     try:
-        page.goto(f"{url}/")  # what `jupyter lab` opens in the browser
-        heading = page.locator(".jp-RenderedMarkdown h1", has_text="start here")
-        expect(heading).to_be_visible(timeout=UI_TIMEOUT_MS)
-        expect(page.get_by_role("tab", name="START.ipynb")).to_have_attribute(
-            "aria-selected", "true")
-    finally:
-        page.close()
+        urllib.request.build_opener(Stay).open(f"{url}/", timeout=10)
+        location = None
+    except urllib.error.HTTPError as answer:
+        location = answer.headers.get("Location")
+    assert location and location.split("?")[0].endswith("/lab/tree/START.ipynb"), location

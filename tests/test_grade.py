@@ -43,12 +43,27 @@ from helpers.exercises import fill_solutions, has_solution, make_exercise
 
 from notebook_files import ROOT, read
 
-TOY_TIMEOUT = 4  # seconds per cell in the toy run: the hanging cells cost this much each
+TOY_TIMEOUT = 10  # seconds per cell in the toy run: the hanging cells cost this much each; a
+#                  busy 2-core machine (the rest of the suite beside it) needs this margin
 MISTAKE_FILES = sorted((ROOT / "tests" / "mistakes").glob("[0-9]*.py"))
 LESSONS = [p.stem for p in sorted((ROOT / "solutions").glob("*.ipynb"))
            if (ROOT / "exercises" / p.name).exists()]
+GRADED_PER_EXERCISE = 2  # tests/test_mistakes.py runs every named mistake in-process; here a
+#                         sample of each exercise's goes end to end through the grader
+
+
+def _first_per_exercise(mistakes: list[dict], n: int) -> list[dict]:
+    seen: dict[str, int] = {}
+    keep = []
+    for m in mistakes:
+        seen[m["exercise"]] = seen.get(m["exercise"], 0) + 1
+        if seen[m["exercise"]] <= n:
+            keep.append(m)
+    return keep
+
+
 MISTAKES = {
-    path.stem: runpy.run_path(str(path))["MISTAKES"]
+    path.stem: _first_per_exercise(runpy.run_path(str(path))["MISTAKES"], GRADED_PER_EXERCISE)
     for path in MISTAKE_FILES if path.stem in LESSONS
 }
 MISTAKE_CASES = [(lesson, m) for lesson, ms in MISTAKES.items() for m in ms]
