@@ -276,7 +276,10 @@ def _grader(*args):
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """Start the three grader runs side by side; the tests wait for the ones they read."""
+    """Start the three grader runs side by side; the tests wait for the ones they read.
+
+    Four kernels at most at once (2 + 1 + 1), beside the rest of the suite on a 2-core machine:
+    more starve a kernel's start past nbval's 60 s limit."""
     base = tmp_path_factory.mktemp("grade")
     started = {}
     before = {}
@@ -289,7 +292,7 @@ def runs(tmp_path_factory):
     before["toy"] = _digest(toy / "class")
     started["toy"] = Run(_grader(
         toy / "class", "--solutions", toy / "solutions", "--timeout", TOY_TIMEOUT,
-        "--jobs", 3, "--json", toy / "out" / "report.json", "--junit",
+        "--jobs", 2, "--json", toy / "out" / "report.json", "--junit",
         toy / "out" / "report.xml", "--csv", toy / "out" / "report.csv"), toy)
 
     # classroom: the workflow's script steps, on every solution notebook of the course
@@ -302,7 +305,7 @@ def runs(tmp_path_factory):
         shutil.copyfile(ROOT / "solutions" / f"{lesson}.ipynb", submission / f"{lesson}.ipynb")
     before["classroom"] = _digest(submission)
     env = dict(os.environ, PYTHON=sys.executable, GITHUB_STEP_SUMMARY=str(classroom / "summary.md"),
-               GRADE_ARGS="--jobs 2")
+               GRADE_ARGS="--jobs 1")
     started["classroom"] = Run(["bash", "-c", _workflow_step("Grade the exercises")], classroom,
                                env=env, cwd=workspace)
 
@@ -316,7 +319,7 @@ def runs(tmp_path_factory):
         expected.update({(lesson, key): m for key, m in cases.items()})
     before["course"] = _digest(course / "class")
     started["course"] = Run(_grader(course / "class", "--solutions", course / "solutions",
-                                    "--jobs", 2, "--json", course / "out" / "report.json"), course)
+                                    "--jobs", 1, "--json", course / "out" / "report.json"), course)
 
     yield SimpleNamespace(started=started, toy_folder=toy, course_folder=course,
                           classroom=classroom, expected=expected, before=before)
