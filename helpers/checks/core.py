@@ -448,6 +448,29 @@ def _part(name: str) -> str:
     return name.split(" (")[0]
 
 
+def matches(got, wrong, atol=1e-6, rtol=1e-5) -> bool:
+    """got equals the value `wrong` (same shape, close, NaN where it has NaN)."""
+    return _close(as_array(got, "yours"), as_array(wrong, "mistake"), atol, rtol)
+
+
+def judge(got, want, *, name: str, mistakes=(), properties=(), **generic) -> None:
+    """Pass, or fail naming the mistake: anticipated ones, then properties, then `diagnose`.
+
+    mistakes:   (id, message, wrong value), tried first, since they name the exact cause.
+    properties: functions of the student's array that call require/fail, in teaching order.
+    generic:    axes=, sizes=, factors= ... for compare.
+    """
+    got = as_array(got, name)
+    want_arr = as_array(want, "reference")
+    if not matches(got, want_arr):
+        for diagnosis, message, wrong in mistakes:
+            if matches(got, wrong):
+                fail(f"{name}: {message}", diagnosis)
+        for prop in properties:
+            prop(got)
+    compare(got, want_arr, name=name, **generic)
+
+
 def _earlier_case_note(name: str, shape) -> str:
     """A note when the same part was right on an earlier case of another shape."""
     passed = _state.passed if _state else ()

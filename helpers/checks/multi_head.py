@@ -243,18 +243,7 @@ def _no_transpose_merge(x: torch.Tensor) -> torch.Tensor:
     return x.reshape(B, T, H * d)
 
 
-def _forbid(fn, forbidden, *, name: str, why: str) -> None:
-    """core.forbid, and also refuse a forbidden function passed as the answer itself
-    (`my_split_heads = split_heads`), which core.forbid does not see: it reads fn's code."""
-    for dotted in forbidden:
-        module, _, attr = dotted.rpartition(".")
-        try:
-            target = getattr(__import__(module, fromlist=[attr]), attr)
-        except (ImportError, AttributeError):
-            continue
-        if fn is target:
-            core.fail(f"{name}: your answer is {dotted} itself. {why}", "rule.forbidden-call")
-    core.forbid(fn, forbidden, name=name, why=why)
+_forbid = core.forbid  # it also refuses the library function passed as the answer
 
 
 def _labels(got) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -24,18 +24,7 @@ from helpers.positions import alibi_bias, alibi_slopes, apply_rope, sinusoidal_e
 _ATOL, _RTOL = 1e-6, 1e-5
 
 
-def _forbid(fn, forbidden, *, name: str, why: str) -> None:
-    """core.forbid, and also refuse a forbidden function passed as the answer itself
-    (`my_rope = apply_rope`), which core.forbid does not see: it reads fn's code."""
-    for dotted in forbidden:
-        module, _, attr = dotted.rpartition(".")
-        try:
-            target = getattr(__import__(module, fromlist=[attr]), attr)
-        except (ImportError, AttributeError):
-            continue
-        if fn is target:
-            core.fail(f"{name}: your answer is {dotted} itself. {why}", "rule.forbidden-call")
-    core.forbid(fn, forbidden, name=name, why=why)
+_forbid = core.forbid  # it also refuses the library function passed as the answer
 
 
 def _close(a, b, atol=_ATOL, rtol=_RTOL) -> bool:

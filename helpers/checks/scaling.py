@@ -21,30 +21,8 @@ from helpers.scaling import entropy, sample_qk, softmax_temperature
 # ---------------------------------------------------------------- shared pieces
 
 
-def _same(got: np.ndarray, wrong, atol=1e-6, rtol=1e-5) -> bool:
-    wrong = core.as_array(wrong, "mistake")
-    if got.shape != wrong.shape:
-        return False
-    with np.errstate(invalid="ignore", over="ignore"):
-        return bool(np.allclose(got, wrong, atol=atol, rtol=rtol, equal_nan=True))
-
-
-def _judge(got, want, *, name: str, mistakes=(), properties=(), **generic) -> None:
-    """Pass, or fail naming the mistake: anticipated ones, then properties, then `diagnose`.
-
-    mistakes:   (id, message, wrong value), tried first, since they name the exact cause.
-    properties: functions of the student's array that call core.require, in teaching order.
-    generic:    axes=, sizes=, factors= for core.compare.
-    """
-    got = core.as_array(got, name)
-    want_arr = core.as_array(want, "reference")
-    if not _same(got, want_arr):
-        for diagnosis, message, wrong in mistakes:
-            if _same(got, wrong):
-                core.fail(f"{name}: {message}", diagnosis)
-        for prop in properties:
-            prop(got)
-    core.compare(got, want_arr, name=name, **generic)
+_same = core.matches
+_judge = core.judge
 
 
 # ---------------------------------------------------------------- Exercise 1: Var(q·k) = d_k
