@@ -307,7 +307,8 @@ def check_stable_softmax(student_fn) -> None:
     batch = np.round(_rand(6, 2, 3, 4, spread=2.0), 2)
     batch[0, 1, 3] = -np.inf  # a blocked key: its weight must come out 0
     large = np.array([[1000.0, 999.0, 998.0], [-1000.0, -1001.0, -1002.0], [1.0, 2.0, 3.0],
-                      [999.0, -np.inf, 1000.0]])
+                      [999.0, -np.inf, 1000.0],
+                      [800.0, 0.0, -800.0]])  # a wide row: only the row MAX keeps exp finite
     axes_of = {1: ("T_k",), 2: ("T_q", "T_k"), 3: ("batch", "T_q", "T_k")}
     cases = [("one row", row), ("a (3, 3) matrix", square), ("a batch (2, 3, 4)", batch),
              ("large scores, ±1000, and a row with -inf", large)]
