@@ -60,10 +60,7 @@ def _tensor(value, name: str) -> torch.Tensor:
     return torch.as_tensor(core.as_array(value, name), dtype=torch.float64)
 
 
-def _close(a, b, atol=1e-6, rtol=1e-5) -> bool:
-    """Equal shapes and values; loose enough for a float32 answer (the final compare is not)."""
-    a, b = core.as_array(a, "value"), core.as_array(b, "value")
-    return a.shape == b.shape and bool(np.allclose(a, b, atol=atol, rtol=rtol, equal_nan=True))
+_close = core.matches
 
 
 def _named_first(got, expected, mistakes, name: str, atol=1e-8, rtol=1e-7) -> None:

@@ -453,6 +453,23 @@ def matches(got, wrong, atol=1e-6, rtol=1e-5) -> bool:
     return _close(as_array(got, "yours"), as_array(wrong, "mistake"), atol, rtol)
 
 
+def named_mistake(got, right, mistakes, name: str, atol=1e-6, rtol=1e-5) -> None:
+    """Fail with the first anticipated (id, message, wrong) that `got` equals, unless it is
+    right. Run before the property checks, so a mistake the lesson names keeps its message;
+    a mistake whose value is None (it cannot happen in this case) is skipped."""
+    if matches(got, right, atol, rtol):
+        return
+    for diagnosis, message, wrong in mistakes:
+        if wrong is not None and matches(got, wrong, atol, rtol):
+            fail(f"{name}: {message}", diagnosis)
+
+
+def require_shape(got, want, **compare_options) -> None:
+    """Compare only when the shape is wrong: compare then names the shape mistake."""
+    if np.shape(got) != np.shape(want):
+        compare(got, want, **compare_options)
+
+
 def judge(got, want, *, name: str, mistakes=(), properties=(), **generic) -> None:
     """Pass, or fail naming the mistake: anticipated ones, then properties, then `diagnose`.
 

@@ -45,25 +45,10 @@ def _single_threaded(check):
     return run
 
 
-def _same(a, b, atol=1e-6, rtol=1e-5) -> bool:
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.shape != b.shape:
-        return False
-    with np.errstate(invalid="ignore", over="ignore"):
-        return bool(np.allclose(a, b, atol=atol, rtol=rtol, equal_nan=True))
+_same = core.matches
 
 
-def _named_mistake(got, want, mistakes, name, atol=1e-6, rtol=1e-5) -> None:
-    """Fail with the message of the first anticipated mistake `got` equals, if any.
-
-    Run before the property checks, so that a mistake the lesson names keeps its own message.
-    A mistake that gives the right values on this case is skipped.
-    """
-    if _same(got, want, atol, rtol):
-        return
-    for diagnosis, message, wrong in mistakes:
-        if wrong is not None and _same(got, core.as_array(wrong, "mistake"), atol, rtol):
-            core.fail(f"{name}: {message}", diagnosis)
+_named_mistake = core.named_mistake
 
 
 def _compare_part(got, want, *, part: str, name: str, **options) -> None:

@@ -93,27 +93,13 @@ def _masked(scores, mask):
     return scores if mask is None else np.where(mask, scores, -np.inf)
 
 
-def _same(a, b) -> bool:
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.shape != b.shape:
-        return False
-    with np.errstate(invalid="ignore", over="ignore"):
-        return bool(np.allclose(a, b, atol=1e-6, rtol=1e-5, equal_nan=True))
+_same = core.matches
 
 
-def _named_mistake(got, right, mistakes, name: str) -> None:
-    """Fail with the first anticipated (id, message, wrong) that `got` equals, unless right."""
-    if _same(got, right):
-        return
-    for diagnosis, message, wrong in mistakes:
-        if _same(got, wrong):
-            core.fail(f"{name}: {message}", diagnosis)
+_named_mistake = core.named_mistake
 
 
-def _require_shape(got, want, **compare_options) -> None:
-    """Compare only when the shape is wrong: core.compare then names the shape mistake."""
-    if got.shape != want.shape:
-        core.compare(got, want, **compare_options)
+_require_shape = core.require_shape
 
 
 def _quiet_call(fn, *args, name: str):

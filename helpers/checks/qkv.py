@@ -46,24 +46,10 @@ def _unpack(result, name: str, what: str, n: int = 3):
     return tuple(result)
 
 
-def _same(a, b) -> bool:
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    return a.shape == b.shape and bool(np.allclose(a, b, atol=1e-6, rtol=1e-5))
+_same = core.matches
 
 
-def _named_mistake(got, mistakes, name: str, right) -> None:
-    """Fail with the first anticipated (id, message, wrong) that `got` equals, unless right."""
-    if _same(got, right):
-        return
-    for diagnosis, message, wrong in mistakes:
-        if _same(got, wrong):
-            core.fail(f"{name}: {message}", diagnosis)
-
-
-def _require_shape(got, want, **compare_options) -> None:
-    """Compare only when the shape is wrong: core.compare then names the shape mistake."""
-    if np.shape(got) != np.shape(want):
-        core.compare(got, want, **compare_options)
+_require_shape = core.require_shape
 
 
 def _outputs(fn, args, name: str, parts: tuple[str, ...]):
@@ -243,7 +229,7 @@ def check_project_qkv(project_qkv) -> None:
                     "multiplies by its transpose; these are not stored that way.", x @ w.T))
             options = dict(name=f"{name}: {p}", mistakes=mistakes, axes=("T", width),
                            sizes=sizes, factors={"d_model": d_model, "√d_model": d_model ** .5})
-            _named_mistake(got, mistakes, f"{name}: {p}", ref)
+            core.named_mistake(got, ref, mistakes, f"{name}: {p}")
             _require_shape(got, ref, **options)
         _require_tokens_apart(project_qkv, (x, w_q, w_k, w_v), parts, name, 0, parts)
         for p, got in zip(parts, (q, k, v), strict=True):
@@ -379,7 +365,7 @@ def check_fuse_weights(fuse_weights) -> None:
                  "width d_k. Fusing places them side by side (axis 1), so x @ w_qkv still "
                  "holds all three.", sum(ws)),
             ]
-        _named_mistake(got, mistakes, name, expected)
+        core.named_mistake(got, expected, mistakes, name)
         _require_shape(got, expected, name=name, axes=("d_model", "2·d_k + d_v"), sizes=sizes)
         _name_column_order(got, ws, name)
         # block by block: which of the three column blocks leaves the layout
@@ -514,7 +500,7 @@ def check_split_qkv(split_qkv) -> None:
         arange = np.array_equal(qkv, np.arange(qkv.size).reshape(qkv.shape))
         for p, got in zip("qkv", (q, k, v), strict=True):
             got = core.as_array(got, f"{name}: {p}")
-            _named_mistake(got, mistakes[p], f"{name}: {p}", refs[p])
+            core.named_mistake(got, refs[p], mistakes[p], f"{name}: {p}")
             block = _block_of(got, qkv) if arange else None
             if block is not None and not _same(got, refs[p]):
                 r0, r1, c0, c1 = block
@@ -713,7 +699,7 @@ def check_n_projection_params(n_projection_params) -> None:
         expected = L * h * per_head
         got = _count(n_projection_params, c, name)
         tag = f"{name}({', '.join(f'{k}={v}' for k, v in c.items())})"
-        _named_mistake(got, [
+        core.named_mistake(got, expected, [
             ("qkv.count-one-head", "your count is one head of one layer: each head and each "
              "layer has its own three matrices.", per_head),
             ("qkv.count-v-as-k", "you counted three (d_model, d_k) matrices: W_V is (d_model, "
@@ -736,7 +722,7 @@ def check_n_projection_params(n_projection_params) -> None:
             ("qkv.count-biases", "your count is a little too large: it includes a bias per "
              "output feature. The exercise counts the matrices only, no biases.",
              L * h * (d_model + 1) * (2 * d_k + d_v)),
-        ], tag, expected)
+        ], tag)
         # properties in teaching order: T does not matter, then layers and heads multiply
         longer = _count(n_projection_params, {**c, "T": 2 * T}, name)
         core.require(
