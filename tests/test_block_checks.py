@@ -169,3 +169,13 @@ def test_a_missing_keepdim_is_named_not_raised():
 
     with pytest.raises(AssertionError, match="keepdim=True"):
         block.check_layer_norm(no_keepdim)
+
+
+def test_a_float32_layer_norm_is_named_as_precision():
+    def in_float32(x, gamma, beta, eps=1e-5):
+        x, g, b = (torch.as_tensor(t).float() for t in (x, gamma, beta))
+        mean, var = x.mean(-1, keepdim=True), x.var(-1, keepdim=True, unbiased=False)
+        return ((x - mean) / torch.sqrt(var + eps) * g + b).double()
+
+    with pytest.raises(AssertionError, match="right to about 3 digits"):
+        block.check_layer_norm(in_float32)
