@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from helpers.exercises import (
+from helpers.grade.exercises import (
     BEGIN,
     exercise_path,
     fill_solutions,
@@ -31,10 +31,10 @@ def test_every_lesson_has_solutions_and_exercises():
 @pytest.mark.parametrize("path", SOLUTIONS, ids=ids(SOLUTIONS))
 def test_committed_exercise_is_what_the_generator_writes(path):
     target = exercise_path(path)
-    assert target.exists(), f"{target.name} missing: run `python -m helpers.exercises`"
+    assert target.exists(), f"{target.name} missing: run `python -m helpers.grade.exercises`"
     expected = render(make_exercise(read(path)))
     assert target.read_text(encoding="utf-8") == expected, (
-        f"{target.name} is stale: run `python -m helpers.exercises`"
+        f"{target.name} is stale: run `python -m helpers.grade.exercises`"
     )
 
 

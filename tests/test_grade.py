@@ -38,8 +38,8 @@ import pytest
 import yaml
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from helpers import grade
-from helpers.exercises import fill_solutions, has_solution, make_exercise
+from helpers.grade import command as grade
+from helpers.grade.exercises import fill_solutions, has_solution, make_exercise
 
 from notebook_files import ROOT, read
 

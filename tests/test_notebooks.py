@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from helpers.notebooks import ANSWER_LINE, PREDICT_TAG, folded_preview
+from helpers.grade.notebooks import ANSWER_LINE, PREDICT_TAG, folded_preview
 
 from notebook_files import EXERCISES, LESSONS, SOLUTIONS, ids, read
 

@@ -10,8 +10,8 @@ In a solution notebook an answer region is marked inside a code cell:
 The generator replaces the region with a stub that raises NotImplementedError carrying the
 hint, clears every output, and keeps check cells (tagged `check`) exactly as they are.
 
-Run `python -m helpers.exercises` to regenerate every exercise notebook, or
-`python -m helpers.exercises solutions/NN_name.ipynb` for one.
+Run `python -m helpers.grade.exercises` to regenerate every exercise notebook, or
+`python -m helpers.grade.exercises solutions/NN_name.ipynb` for one.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"
 EXERCISES = ROOT / "exercises"
 

@@ -1,4 +1,4 @@
-"""The pytest plugin `helpers.grade` loads into its nbval runs (`-p helpers.grade_plugin`).
+"""The pytest plugin `helpers.grade` loads into its nbval runs (`-p helpers.grade.plugin`).
 
 It does three things nbval does not:
 

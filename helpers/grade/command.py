@@ -48,15 +48,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # jsonschema, which nbformat imports, builds an IRI grammar at import when rfc3987_syntax is
-# installed (0.8 s); notebook validation never uses it, so skip it (see helpers.grade_plugin).
+# installed (0.8 s); notebook validation never uses it, so skip it (see helpers.grade.plugin).
 sys.modules.setdefault("rfc3987_syntax", None)
 
 import nbformat  # noqa: E402
 from nbformat.validator import iter_validate  # noqa: E402
 
-from helpers.exercises import is_check  # noqa: E402
+from helpers.grade.exercises import is_check  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"
 DEFAULT_TIMEOUT = 60.0
 MAX_PASSES = 6  # a notebook is run at most this often: once more per cell that ends the kernel
@@ -69,7 +69,7 @@ STATUSES = ("passed", "failed", "not attempted", "error", "timeout", "tampered",
 # student cell replaced and drops the `helpers` modules, so the check's own
 # `from helpers.checks import ...` executes the course's files again.
 PRELUDE = '''\
-# helpers.grade: guard the checks (see helpers/grade.py)
+# helpers.grade: guard the checks (see helpers/grade/command.py)
 def __grade_guard():
     import builtins
     import importlib.util
@@ -384,7 +384,7 @@ class Job:
 def _pytest_env(jobs: int) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    here = str(Path(__file__).resolve().parent.parent)
+    here = str(ROOT)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
     env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     if jobs > 1:  # one kernel per core: keep each kernel's maths on one thread
@@ -476,7 +476,7 @@ def _run_pass(jobs: list[Job], work: Path, timeout: float, processes: int) -> No
 
     command = [
         sys.executable, "-m", "pytest", "-c", str(root / "pytest.ini"), "--rootdir", str(root),
-        "-p", "helpers.grade_plugin", "-p", "nbval.plugin", "-p", "no:cacheprovider",
+        "-p", "helpers.grade.plugin", "-p", "nbval.plugin", "-p", "no:cacheprovider",
         "-o", "addopts=", "-q", "--tb=no", "--color=no", "-W", "ignore",
         "--continue-on-collection-errors",
         "--nbval-lax", "--nbval-current-env", "--nbval-cell-timeout", f"{timeout:g}",

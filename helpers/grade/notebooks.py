@@ -1,6 +1,6 @@
 """Run course notebooks with nbclient, the way nbval and the benchmark do.
 
-`python -m helpers.notebooks notebooks/02_one_row.ipynb ...` executes each notebook in a fresh
+`python -m helpers.grade.notebooks notebooks/02_one_row.ipynb ...` executes each notebook in a fresh
 kernel and stores its outputs in place: how lessons and solutions are committed executed.
 """
 

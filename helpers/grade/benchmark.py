@@ -1,8 +1,8 @@
 """Time every lesson and solution notebook (Run All in a fresh kernel) and the whole test suite.
 
-    python -m helpers.benchmark            # notebooks, then `pytest`
-    python -m helpers.benchmark --no-pytest
-    python -m helpers.benchmark --grade 40 --no-pytest   # also grade 40 solved notebooks
+    python -m helpers.grade.benchmark            # notebooks, then `pytest`
+    python -m helpers.grade.benchmark --no-pytest
+    python -m helpers.grade.benchmark --grade 40 --no-pytest   # also grade 40 solved notebooks
 
 Prints a Markdown table to paste into the README. Timings are measurements, never tests.
 """
@@ -19,11 +19,11 @@ from pathlib import Path
 
 import nbformat
 
-from helpers import grade
-from helpers.exercises import fill_solutions, make_exercise
-from helpers.notebooks import execute
+from helpers.grade import command as grade
+from helpers.grade.exercises import fill_solutions, make_exercise
+from helpers.grade.notebooks import execute
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def time_notebook(path: Path) -> float:

@@ -1,0 +1,5 @@
+import sys
+
+from helpers.grade.command import main
+
+sys.exit(main())
