@@ -34,10 +34,13 @@ Exit status: 0 when every exercise passed, 1 when any did not, 2 for a usage err
 from __future__ import annotations
 
 import argparse
+import ast
 import csv
+import hmac
 import io
 import json
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -54,90 +57,18 @@ sys.modules.setdefault("rfc3987_syntax", None)
 import nbformat  # noqa: E402
 from nbformat.validator import iter_validate  # noqa: E402
 
+from helpers.grade import bridge, course, plugin  # noqa: E402
 from helpers.grade.exercises import is_check  # noqa: E402
+from helpers.grade.processes import become_subreaper, kill_descendants  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"
 DEFAULT_TIMEOUT = 60.0
 MAX_PASSES = 6  # a notebook is run at most this often: once more per cell that ends the kernel
 STARTUP_ALLOWANCE = 120.0  # seconds without any progress, beyond the cell timeout, before a kill
-STATUSES = ("passed", "failed", "not attempted", "error", "timeout", "tampered", "unreadable")
+STATUSES = ("passed", "failed", "not attempted", "error", "timeout", "tampered", "unreadable",
+            "unmatched")
 
-# An IPython startup file of the grading kernels: it runs as the kernel starts, before any
-# cell (and outside the cell timeout), so what it saves is the real NumPy, torch, math and
-# builtins. `__grade_fresh__()`, which every canonical check calls first, puts back whatever a
-# student cell replaced and drops the `helpers` modules, so the check's own
-# `from helpers.checks import ...` executes the course's files again.
-PRELUDE = '''\
-# helpers.grade: guard the checks (see helpers/grade/command.py)
-def __grade_guard():
-    import builtins
-    import importlib.util
-    import math
-    import sys
-
-    import numpy
-    import numpy.linalg
-    import numpy.random
-    import numpy.testing
-
-    spaces = [builtins, math, numpy, numpy.linalg, numpy.random, numpy.testing]
-    try:
-        import torch
-        import torch.nn.functional
-    except ImportError:
-        pass
-    else:
-        spaces += [torch, torch.nn, torch.nn.functional, torch.linalg, torch.Tensor]
-    kernel_owned = {"input", "exit", "quit", "get_ipython", "display", "help"}
-
-    def guarded(space, name, value):
-        if not callable(value) or (space is builtins and name in kernel_owned):
-            return False
-        if name.startswith("__") and name.endswith("__"):
-            return isinstance(space, type) or name == "__import__"
-        return not name.startswith("_")
-
-    saved = [
-        (space, {n: v for n, v in vars(space).items() if guarded(space, n, v)})
-        for space in spaces
-    ]
-    modules = {s.__name__: s for s in spaces if isinstance(s, type(sys))}
-    home = importlib.util.find_spec("helpers")  # the course's, before any cell could add one
-
-    def fresh():
-        sys.modules.update(modules)
-        for space, attributes in saved:
-            current = vars(space)
-            for name, value in attributes.items():
-                if current.get(name) is not value:
-                    setattr(space, name, value)
-        for name in [n for n in sys.modules if n == "helpers" or n.startswith("helpers.")]:
-            del sys.modules[name]
-        if home is not None:  # import helpers from where it was, so its modules come from there
-            spec = importlib.util.spec_from_file_location(
-                "helpers", home.origin, submodule_search_locations=home.submodule_search_locations)
-            package = importlib.util.module_from_spec(spec)
-            sys.modules["helpers"] = package
-            spec.loader.exec_module(package)
-
-    return fresh
-
-
-import builtins as __grade_builtins__
-
-__grade_builtins__.__grade_fresh__ = __grade_guard()
-del __grade_guard, __grade_builtins__
-
-# exit() and quit() would end the kernel a moment later, in the middle of a later cell
-get_ipython().ask_exit = lambda: print("helpers.grade: exit() ignored while grading")
-'''
-
-CHECK_PREFIX = (
-    "import builtins as __grade_builtins__\n"
-    "__grade_builtins__.__grade_fresh__()  # helpers.grade: real numpy/torch, fresh helpers\n"
-    "del __grade_builtins__\n"
-)
 DISABLED = "pass  # helpers.grade: this cell ended the kernel in an earlier run, so it is skipped\n"
 
 
@@ -208,8 +139,26 @@ def lesson_for(path: Path, lessons: dict[str, Lesson]) -> Lesson | None:
     return lessons[max(prefixes, key=len)] if prefixes else None
 
 
-def find_notebooks(paths, lessons) -> tuple[list[tuple[Path, Lesson]], list[str]]:
-    """(notebook, lesson) pairs for the command-line paths, and warnings for skipped files."""
+def _looks_like(path: Path, lessons: dict[str, Lesson]) -> str:
+    """' It looks like NN_name (...)' when its cells are a lesson's, else ''."""
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except Exception:  # noqa: BLE001 - not a notebook: the name is all there is
+        return ""
+    ids = {c.get("id") for c in nb.cells}
+    sources = {_normal(c.source) for c in nb.cells if c.get("cell_type") == "code"}
+    scores = {name: sum(e.check_id in ids or _normal(e.source) in sources
+                        for e in lesson.exercises) for name, lesson in lessons.items()}
+    best = max(scores, key=scores.get, default=None)
+    if best is None or not scores[best]:
+        return ""
+    return (f" Its cells are those of {best}: rename it {best}.ipynb, or {best}-NAME.ipynb, "
+            "to grade it.")
+
+
+def find_notebooks(paths, lessons) -> tuple[list[tuple[Path, Lesson]], list[tuple[Path, str]]]:
+    """(notebook, lesson) pairs for the command-line paths, and (path, why) for each notebook
+    in a folder whose name matches no lesson: it is reported, not silently skipped."""
     found, warnings, seen = [], [], set()
     names = ", ".join(lessons)
 
@@ -229,7 +178,8 @@ def find_notebooks(paths, lessons) -> tuple[list[tuple[Path, Lesson]], list[str]
                     continue  # .ipynb_checkpoints, .git
                 lesson = lesson_for(nb, lessons)
                 if lesson is None:
-                    warnings.append(f"skipped {nb}: its name matches no lesson ({names})")
+                    warnings.append((nb, f"not graded: its name matches no lesson ({names})."
+                                         + _looks_like(nb, lessons)))
                 else:
                     matched += 1
                     add(nb, lesson)
@@ -283,6 +233,7 @@ def plan_copy(student, lesson: Lesson) -> tuple[list[Cell], list[Plan]]:
     """The graded cells for a student notebook, and what each exercise's result comes from."""
     by_id = {e.check_id: e for e in lesson.exercises}
     by_title = {e.title: e for e in lesson.exercises}
+    by_source = {_normal(e.source): e for e in lesson.exercises}
     answers = {f"{e.key}-answer" for e in lesson.exercises}
     student_ids = {c.get("id") for c in student.cells if c.get("cell_type") == "code"}
     all_ids = {c.get("id") for c in student.cells}
@@ -298,6 +249,10 @@ def plan_copy(student, lesson: Lesson) -> tuple[list[Cell], list[Plan]]:
             candidate = by_title.get(title) if isinstance(title, str) else None
             if candidate is not None and candidate.check_id not in matched.keys() | all_ids:
                 exercise = candidate
+        if exercise is None and cell.get("cell_type") == "code":  # matched by its content
+            candidate = by_source.get(_normal(cell.source))
+            if candidate is not None and candidate.check_id not in matched.keys() | all_ids:
+                exercise = candidate
         if exercise is not None and exercise.check_id not in matched:
             edited = cell.get("cell_type") != "code" or _normal(cell.source) != _normal(
                 exercise.source
@@ -306,7 +261,7 @@ def plan_copy(student, lesson: Lesson) -> tuple[list[Cell], list[Plan]]:
             if edited and cell.get("cell_type") == "code" and cell.source.strip():
                 # keep what the student wrote there, as a cell of theirs, before the real check
                 cells.append(Cell(cell.source, "student", _label(cell.source, False), None, cid))
-            cells.append(Cell(CHECK_PREFIX + exercise.source, "check", "", exercise.key,
+            cells.append(Cell(exercise.source, "check", "", exercise.key,
                               exercise.check_id))
         elif cell.get("cell_type") == "code":
             cells.append(Cell(cell.source, "student", _label(cell.source, cid in answers),
@@ -320,15 +275,20 @@ def plan_copy(student, lesson: Lesson) -> tuple[list[Cell], list[Plan]]:
         order = lesson.cell_ids
         before = order[: order.index(exercise.check_id)] if exercise.check_id in order else []
         position = len(cells)
+        names = bridge.free_names(exercise.source)  # after the cell defining the answer, if any
+        answer_cells = [i for i, c in enumerate(cells) if c.role == "student"
+                        and any(_defines(c.source, name) for name in names)]
         for cid in reversed(before):
             hits = [i for i, c in enumerate(cells) if c.origin == cid]
             if hits:
                 position = hits[-1] + 1
                 break
+        if answer_cells and position <= answer_cells[-1]:
+            position = answer_cells[-1] + 1
         while position < len(cells) and cells[position].role == "check" and \
                 matched.get(cells[position].origin) == "missing":
             position += 1
-        cells.insert(position, Cell(CHECK_PREFIX + exercise.source, "check", "", exercise.key,
+        cells.insert(position, Cell(exercise.source, "check", "", exercise.key,
                                     exercise.check_id))
 
     plans, segment = {}, []
@@ -337,7 +297,9 @@ def plan_copy(student, lesson: Lesson) -> tuple[list[Cell], list[Plan]]:
             segment.append(index)
         elif cell.role == "check":
             exercise = next(e for e in lesson.exercises if e.key == cell.exercise)
-            answer_present = f"{exercise.key}-answer" in student_ids
+            answer_present = f"{exercise.key}-answer" in student_ids or any(
+                _defines(c.source, name) for c in student.cells if c.get("cell_type") == "code"
+                for name in bridge.free_names(exercise.source))
             state = matched[exercise.check_id]
             if state == "missing":
                 tampered = "deleted" if answer_present else None
@@ -346,6 +308,25 @@ def plan_copy(student, lesson: Lesson) -> tuple[list[Cell], list[Plan]]:
             plans[exercise.key] = Plan(exercise, index, segment, answer_present, tampered)
             segment = []
     return cells, [plans[e.key] for e in lesson.exercises]
+
+
+def _defines(source: str, name: str) -> bool:
+    """Whether a cell defines `name` (def, class, assignment, import): the answer cell of an
+    exercise, found by content in a notebook without cell ids."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return f"def {name}(" in source
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and \
+                node.name == name:
+            return True
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id == name:
+            return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                (a.asname or a.name) == name for a in node.names):
+            return True
+    return False
 
 
 def render_copy(cells: list[Cell], key: str, disabled=()) -> nbformat.NotebookNode:
@@ -379,13 +360,13 @@ class Job:
     final: dict[int, dict] = field(default_factory=dict)
     passes: int = 0
     finished: bool = False
+    changed_course_files: set[str] = field(default_factory=set)
 
 
-def _pytest_env(jobs: int) -> dict:
+def _pytest_env(jobs: int, course_copy: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    here = str(ROOT)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
+    env["PYTHONPATH"] = str(course_copy)  # the plugin and the checks, from the pristine copy
     env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     if jobs > 1:  # one kernel per core: keep each kernel's maths on one thread
         for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
@@ -435,12 +416,17 @@ def _kill_group(proc) -> None:
     proc.wait()
 
 
-def _read_records(path: Path) -> list[dict]:
+def _read_records(path: Path, key: bytes) -> list[dict]:
+    """The records the plugin wrote; a line without its signature (forged by a kernel that
+    found the results folder) is dropped."""
     records = []
     if path.exists():
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            text, _, signature = line.rpartition("\t")
+            if not hmac.compare_digest(signature, plugin.sign(key, text)):
+                continue
             try:
-                record = json.loads(line)
+                record = json.loads(text)
             except ValueError:
                 continue
             if isinstance(record, dict):
@@ -448,7 +434,8 @@ def _read_records(path: Path) -> list[dict]:
     return records
 
 
-def _run_pass(jobs: list[Job], work: Path, timeout: float, processes: int) -> None:
+def _run_pass(jobs: list[Job], work: Path, timeout: float, processes: int, *,
+              snapshot: course.Snapshot, seed: int) -> None:
     """Run every job's graded copy once; store the results; mark jobs that need another run."""
     number = len(list(work.glob("pass-*")))
     root = work / f"pass-{number}"
@@ -456,19 +443,12 @@ def _run_pass(jobs: list[Job], work: Path, timeout: float, processes: int) -> No
     results.mkdir(parents=True)
     claims.mkdir()
     (root / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    profile = root / "ipython" / "profile_default"
-    (profile / "startup").mkdir(parents=True)
-    (profile / "startup" / "00-grade.py").write_text(PRELUDE, encoding="utf-8")
-    (profile / "ipython_kernel_config.py").write_text(
-        "c.HistoryManager.enabled = False\n", encoding="utf-8")
+    snapshot.write(root / "course")  # what the pytest processes import the checks from
     paths = []
     for job in sorted(jobs, key=lambda job: -len(job.cells)):  # the longest first
         key = f"nb{job.number:04d}"
         folder = root / key
         (folder / "exercises").mkdir(parents=True)
-        data = job.lesson.path.parent.parent / "data"
-        if data.is_dir():
-            (folder / "data").symlink_to(data.resolve(), target_is_directory=True)
         target = folder / "exercises" / f"{job.lesson.name}.ipynb"
         nbformat.write(render_copy(job.cells, key, job.disabled), target)
         paths.append(str(target.relative_to(root)))
@@ -480,22 +460,30 @@ def _run_pass(jobs: list[Job], work: Path, timeout: float, processes: int) -> No
         "-o", "addopts=", "-q", "--tb=no", "--color=no", "-W", "ignore",
         "--continue-on-collection-errors",
         "--nbval-lax", "--nbval-current-env", "--nbval-cell-timeout", f"{timeout:g}",
-        "--grade-results", str(results), "--grade-claims", str(claims), *paths,
+        "--grade-results", str(results), "--grade-claims", str(claims),
+        "--grade-seed", str(seed), "--grade-course", str(root / "course"),
+        "--grade-course-digest", snapshot.digest(), "--grade-real-course", str(ROOT),
+        "--grade-processes", "PROCESSES", *paths,
     ]
     processes = max(1, min(processes, len(jobs)))
+    command[command.index("PROCESSES")] = str(processes)
 
     def progress():
         return sum(p.stat().st_size for p in results.iterdir()) + len(os.listdir(claims))
 
-    env = _pytest_env(processes)
-    env["IPYTHONDIR"] = str(root / "ipython")
-    env["JUPYTER_RUNTIME_DIR"] = str(root / "runtime")
+    env = _pytest_env(processes, root / "course")
+    key = secrets.token_hex(32)
+    env[plugin.RECORD_KEY] = key
     codes = _run_processes([command] * processes, cwd=root, env=env,
                            idle_limit=timeout + STARTUP_ALLOWANCE, progress=progress)
 
     broken = [c for c in codes if c not in (0, 1, None)]
     for job in jobs:
-        records = _read_records(results / f"nb{job.number:04d}.jsonl")
+        records = _read_records(results / f"nb{job.number:04d}.jsonl", key.encode())
+        for record in records:
+            if record.get("event") == "course":
+                job.changed_course_files |= set(record.get("changed") or ())
+                job.changed_course_files |= set(record.get("changed_real") or ())
         cells = [r for r in records if r.get("event") == "cell" and isinstance(r.get("cell"), int)]
         done = any(r.get("event") == "done" for r in records)
         if not records and broken:
@@ -552,9 +540,12 @@ class Result:
 @dataclass
 class Report:
     path: Path
-    lesson: Lesson
+    lesson: Lesson | None  # None: the file matches no lesson (see unmatched)
     results: list[Result]
     unreadable: str | None = None
+    unmatched: str | None = None  # why the file was not graded: its name matches no lesson
+    changed_course_files: list[str] = field(default_factory=list)
+    seed: int | None = None  # the seed the checks' random inputs came from
 
     @property
     def earned(self) -> float:
@@ -628,6 +619,12 @@ def judge(job: Job, timeout: float) -> list[Result]:
             message = (f"the check cell was {plan.tampered}; graded with the original check "
                        f"({outcome}): {message}")
             status = "tampered"
+        if job.changed_course_files:
+            changed = ", ".join(sorted(job.changed_course_files)[:5])
+            message = (f"this notebook changed the course's files while it was graded "
+                       f"({changed}); graded against the original course ({outcome}): "
+                       f"{message}")
+            status = "tampered"
         earned = ex.points if outcome == "passed" else 0
         results.append(Result(ex.key, ex.title, ex.points, earned, status, message, outcome))
     return results
@@ -672,8 +669,11 @@ def _not_a_notebook(path: Path, error: Exception) -> str:
     return f"expected a Jupyter notebook (nbformat 4); at {where}: {problem.message}"[:300]
 
 
-def grade(pairs, *, timeout: float = DEFAULT_TIMEOUT, jobs: int = 1) -> list[Report]:
-    """Grade each (notebook path, lesson); the reports come back in the same order."""
+def grade(pairs, *, timeout: float = DEFAULT_TIMEOUT, jobs: int = 1, seed: int | None = None,
+          unmatched=()) -> list[Report]:
+    """Grade each (notebook path, lesson); the reports come back in the same order, then one
+    report per (path, why) in unmatched. seed: the checks' random inputs (default: drawn)."""
+    seed = secrets.randbelow(2**32) if seed is None else seed
     reports: dict[int, Report] = {}
     pending = []
     for number, (path, lesson) in enumerate(pairs):
@@ -686,14 +686,31 @@ def grade(pairs, *, timeout: float = DEFAULT_TIMEOUT, jobs: int = 1) -> list[Rep
         job.cells, job.plans = plan_copy(student, lesson)
         pending.append(job)
     if pending:
+        snapshot = course.Snapshot.take(ROOT)
+        become_subreaper()  # a process a notebook left in a new session is still ours to end
         with tempfile.TemporaryDirectory(prefix="grade-") as work:
             todo = pending
             while todo:
-                _run_pass(todo, Path(work), timeout, jobs)
+                try:
+                    _run_pass(todo, Path(work), timeout, jobs, snapshot=snapshot, seed=seed)
+                finally:
+                    kill_descendants()
                 todo = [job for job in todo if not job.finished]
+        restored = sorted({f for job in pending for f in job.changed_course_files
+                           if f in snapshot.files} | set(snapshot.changes(ROOT)))
+        snapshot.restore(ROOT, snapshot.changes(ROOT))
+        if restored:
+            print(f"warning: while grading, notebooks changed course files "
+                  f"({', '.join(restored[:10])}); every notebook was graded against the course "
+                  f"as it was when grading started, and {ROOT} has it back.", file=sys.stderr)
     for job in pending:
-        reports[job.number] = Report(job.path, job.lesson, judge(job, timeout))
-    return [reports[n] for n in sorted(reports)]
+        reports[job.number] = Report(job.path, job.lesson, judge(job, timeout),
+                                     changed_course_files=sorted(job.changed_course_files))
+    ordered = [reports[n] for n in sorted(reports)]
+    ordered += [Report(Path(path), None, [], unmatched=why) for path, why in unmatched]
+    for report in ordered:
+        report.seed = seed
+    return ordered
 
 
 # --- reports ---------------------------------------------------------------------------------
@@ -711,6 +728,9 @@ def format_table(reports: list[Report]) -> str:
     """One Markdown table per notebook, then the total (reads well in a terminal too)."""
     out = []
     for report in reports:
+        if report.unmatched:
+            out.append(f"### {report.path}: unmatched, 0/0 points\n\n{report.unmatched}\n")
+            continue
         out.append(f"### {report.path} ({report.lesson.name}): "
                    f"{_num(report.earned)}/{_num(report.possible)} points\n")
         out.append("| exercise | points | status | feedback |")
@@ -723,9 +743,13 @@ def format_table(reports: list[Report]) -> str:
     possible = sum(r.possible for r in reports)
     not_passed = sum(1 for rep in reports for r in rep.results if r.status != "passed")
     exercises = sum(len(rep.results) for rep in reports)
-    out.append(f"**Total: {_num(earned)}/{_num(possible)} points** in {len(reports)} "
-               f"notebook{'s' * (len(reports) != 1)}; {exercises - not_passed} of {exercises} "
-               "exercises passed.")
+    graded = [r for r in reports if not r.unmatched]
+    unmatched = len(reports) - len(graded)
+    out.append(f"**Total: {_num(earned)}/{_num(possible)} points** in {len(graded)} "
+               f"notebook{'s' * (len(graded) != 1)}; {exercises - not_passed} of {exercises} "
+               "exercises passed."
+               + (f" {unmatched} file{'s' * (unmatched != 1)} matched no lesson and "
+                  f"{'were' if unmatched != 1 else 'was'} not graded." if unmatched else ""))
     return "\n".join(out) + "\n"
 
 
@@ -735,14 +759,17 @@ def to_json(reports: list[Report]) -> dict:
             "earned": sum(r.earned for r in reports),
             "possible": sum(r.possible for r in reports),
             "all_passed": all_passed(reports),
+            "seed": next((r.seed for r in reports if r.seed is not None), None),
         },
         "notebooks": [
             {
                 "path": str(report.path),
-                "lesson": report.lesson.name,
+                "lesson": report.lesson.name if report.lesson else None,
                 "earned": report.earned,
                 "possible": report.possible,
                 "unreadable": report.unreadable,
+                "unmatched": report.unmatched,
+                "changed_course_files": report.changed_course_files,
                 "exercises": [
                     {"id": r.key, "title": r.title, "points": r.points, "earned": r.earned,
                      "status": r.status, "outcome": r.outcome, "message": r.message}
@@ -759,6 +786,16 @@ def to_junit(reports: list[Report]) -> str:
     suites = ET.Element("testsuites", name="helpers.grade")
     totals = {"tests": 0, "failures": 0, "errors": 0}
     for report in reports:
+        if report.unmatched:
+            totals["tests"] += 1
+            totals["errors"] += 1
+            suite = ET.SubElement(suites, "testsuite", name=str(report.path), time="0",
+                                  skipped="0", tests="1", failures="0", errors="1")
+            case = ET.SubElement(suite, "testcase", classname="unmatched",
+                                 name=str(report.path), time="0")
+            ET.SubElement(case, "error", type="unmatched",
+                          message=report.unmatched).text = report.unmatched
+            continue
         results = report.results
         counts = {
             "tests": len(results),
@@ -793,7 +830,7 @@ def to_csv(reports: list[Report]) -> str:
     """One row per notebook file, one column per exercise (its points earned)."""
     columns, lessons = [], []
     for report in reports:
-        if report.lesson.name not in lessons:
+        if report.lesson is not None and report.lesson.name not in lessons:
             lessons.append(report.lesson.name)
             columns += [(report.lesson.name, e) for e in report.lesson.exercises]
     buffer = io.StringIO()
@@ -802,6 +839,10 @@ def to_csv(reports: list[Report]) -> str:
                     + [f"{lesson} {e.key}: {e.title} ({_num(e.points)})" for lesson, e in columns]
                     + ["not passed"])
     for report in reports:
+        if report.unmatched:
+            writer.writerow([str(report.path), "", "0", "0"] + [""] * len(columns)
+                            + [f"unmatched: {report.unmatched}"])
+            continue
         earned = {r.key: r.earned for r in report.results}
         row = [str(report.path), report.lesson.name, _num(report.earned), _num(report.possible)]
         row += [_num(earned[e.key]) if lesson == report.lesson.name else ""
@@ -814,7 +855,8 @@ def to_csv(reports: list[Report]) -> str:
 
 
 def all_passed(reports: list[Report]) -> bool:
-    return bool(reports) and all(r.status == "passed" for rep in reports for r in rep.results)
+    return bool(reports) and all(not rep.unmatched for rep in reports) and all(
+        r.status == "passed" for rep in reports for r in rep.results)
 
 
 # --- command line ----------------------------------------------------------------------------
@@ -836,6 +878,9 @@ def _parser() -> argparse.ArgumentParser:
                         help=f"time limit for each cell (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), metavar="N",
                         help="notebooks graded at the same time (default: CPUs, at most 4)")
+    parser.add_argument("--seed", type=int, metavar="N",
+                        help="the seed of the checks' random inputs (default: drawn at random "
+                        "and written to the JSON report, so a run can be repeated)")
     parser.add_argument("--solutions", type=Path, action="append", metavar="DIR",
                         help="folder of canonical solution notebooks (default: the course's "
                         "solutions/); may be given more than once")
@@ -854,7 +899,7 @@ def main(argv=None) -> int:
         if not args.paths:
             raise UsageError("give at least one notebook or folder to grade")
         lessons = load_lessons(args.solutions or [SOLUTIONS])
-        pairs, warnings = find_notebooks(args.paths, lessons)
+        pairs, unmatched = find_notebooks(args.paths, lessons)
         graded = {path.resolve() for path, _ in pairs}
         for target in (args.json, args.junit, args.csv):  # checked before grading, not after
             if target is not None and target.resolve() in graded:
@@ -864,10 +909,11 @@ def main(argv=None) -> int:
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+    for path, why in unmatched:
+        print(f"warning: {path}: {why}", file=sys.stderr)
 
-    reports = grade(pairs, timeout=args.timeout, jobs=args.jobs)
+    reports = grade(pairs, timeout=args.timeout, jobs=args.jobs, seed=args.seed,
+                    unmatched=unmatched)
     print(format_table(reports), end="")
     for target, text in (
         (args.json, lambda: json.dumps(to_json(reports), indent=2, ensure_ascii=False) + "\n"),

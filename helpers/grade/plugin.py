@@ -1,6 +1,13 @@
 """The pytest plugin `helpers.grade` loads into its nbval runs (`-p helpers.grade.plugin`).
 
-It does three things nbval does not:
+It does what nbval does not:
+
+- runs every check cell here, in the pytest process, not in the student's kernel
+  (helpers.grade.bridge): the course's checks are imported before any kernel starts, the
+  student's function is called in the kernel through the bridge, and the verdict is this
+  process's; the random inputs come from `--grade-seed`;
+- kills, before each notebook and at the end, every process the previous one left behind,
+  including those in a new session (helpers.grade.processes);
 
 - records, for every notebook cell nbval runs, what happened (error type and message, the
   text the cell printed, a timeout, a dead kernel) as one JSON line in `--grade-results DIR`;
@@ -15,14 +22,20 @@ It is not meant to be used on its own.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
 from queue import Empty
 
 import pytest
+
+from helpers.grade import bridge, course, processes
+from helpers.grade.kernel import STARTUP
 
 # jsonschema, which nbformat imports, builds an IRI grammar at import when rfc3987_syntax is
 # installed (0.8 s per process); notebook validation never uses it, so skip it.
@@ -41,11 +54,64 @@ def pytest_addoption(parser):
     group = parser.getgroup("grade", "helpers.grade")
     group.addoption("--grade-results", help="folder for the per-cell JSON-lines results")
     group.addoption("--grade-claims", help="folder where processes claim notebooks")
+    group.addoption("--grade-seed", type=int, help="the seed of the checks' random inputs")
+    group.addoption("--grade-course", help="the pristine course every notebook gets a copy of")
+    group.addoption("--grade-course-digest", help="what that course's Snapshot.digest() is")
+    group.addoption("--grade-real-course",
+                    help="the course folder grading started from: restored if a notebook "
+                    "changes it")
+    group.addoption("--grade-processes", type=int, default=1,
+                    help="how many pytest processes share the notebooks (they start together)")
+
+
+RECORD_KEY = "HELPERS_GRADE_RECORD_KEY"  # the environment variable holding the records' key
+_key: bytes = b""
+_snapshot: course.Snapshot | None = None
+
+
+# every module a check may use, imported before any student code runs anywhere
+COURSE_MODULES = (
+    "helpers.attention", "helpers.masks", "helpers.heads", "helpers.positions",
+    "helpers.blocks", "helpers.scaling", "helpers.streaming", "helpers.model",
+    "helpers.checks.core", "helpers.checks.source", "helpers.checks.qkv",
+    "helpers.checks.one_row", "helpers.checks.scaling", "helpers.checks.masks",
+    "helpers.checks.multi_head", "helpers.checks.position", "helpers.checks.block",
+    "helpers.checks.architectures", "helpers.checks.cost",
+)
 
 
 def pytest_configure(config):
+    if not config.getoption("grade_results"):
+        return
+    import importlib
+
+    global _key, _snapshot
+    processes.become_subreaper()
+    processes.hide_memory()  # a kernel may not read this process's memory, key or files
+    _key = os.environ.pop(RECORD_KEY, "").encode()
+    os.environ.pop("PYTHONPATH", None)  # kernels import only their own copy of the course
+    if config.getoption("grade_course"):
+        _snapshot = course.Snapshot.take(Path(config.getoption("grade_course")))
+        expected = config.getoption("grade_course_digest")
+        if expected and _snapshot.digest() != expected:
+            raise pytest.UsageError("the course copy changed before grading started")
+    for name in COURSE_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+    from helpers.checks import core
+
+    core.set_grading_seed(config.getoption("grade_seed"))
+    _patch_nbval()
+    claims = config.getoption("grade_claims")
+    if claims:  # ready: every module a check uses is imported; no kernel has started yet
+        (Path(claims) / f".ready-{os.getpid()}").touch()
+
+
+def pytest_unconfigure(config):
     if config.getoption("grade_results"):
-        _patch_nbval()
+        processes.kill_descendants()
 
 
 def _stop_quietly(kernel) -> None:
@@ -90,8 +156,29 @@ def _patch_nbval() -> None:
             raise Empty
         return original_get(self, timeout=timeout, stream=stream)
 
+    original_runtest = nbval_plugin.IPyNbCell.runtest
+
+    def runtest(self):
+        """nbval's runtest for the student's cells; a check cell runs here, through the bridge."""
+        meta = self.cell.metadata.get("grade", {})
+        if not meta.get("check"):
+            return original_runtest(self)
+        self.test_outputs = []
+        kernel = self.parent.kernel
+        if not kernel.is_alive():
+            raise RuntimeError("Kernel dead on test start")
+        cells = [c.source for c in self.parent.nb.cells[: meta.get("cell", 0)]
+                 if c.cell_type == "code" and not c.metadata.get("grade", {}).get("check")]
+        timeout = float(self.config.option.nbval_cell_timeout)
+        link = bridge.Bridge(kernel, time.monotonic() + timeout)
+        self.grade_record = bridge.run_check(link, self.cell.source, cells)
+        if self.grade_record.get("died"):
+            raise KernelDied(self.grade_record["message"])
+        return None
+
     nbval_kernel.RunningKernel.await_reply = await_reply
     nbval_plugin.IPyNbFile.get_kernel_message = get_kernel_message
+    nbval_plugin.IPyNbCell.runtest = runtest
 
 
 def _file_key(item) -> str:
@@ -101,11 +188,47 @@ def _file_key(item) -> str:
     return str(key or item.path.stem)
 
 
+def sign(key: bytes, text: str) -> str:
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
+
+
 def _write(config, item, record: dict) -> None:
+    """Append one record, signed: a kernel that writes into the results folder cannot forge
+    one, since the key left this process's environment before any kernel started."""
     path = Path(config.getoption("grade_results")) / f"{_file_key(item)}.jsonl"
     record["t"] = round(time.time(), 3)
+    text = json.dumps(record)
     with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps(record) + "\n")
+        f.write(f"{text}\t{sign(_key, text)}\n")
+
+
+def _wait_for_everyone(config) -> None:
+    """Start the first notebook only when every pytest process has imported the checks."""
+    claims, wanted = config.getoption("grade_claims"), config.getoption("grade_processes")
+    if not claims or getattr(config, "grade_everyone_ready", False):
+        return
+    deadline = time.monotonic() + 120
+    while len(list(Path(claims).glob(".ready-*"))) < wanted and time.monotonic() < deadline:
+        time.sleep(0.05)
+    config.grade_everyone_ready = True
+
+
+def _fresh_course(item) -> None:
+    """A pristine copy of the course for this notebook, and its own IPython profile."""
+    folder = Path(str(item.parent.fspath)).parent.parent  # <folder>/exercises/NN_name.ipynb
+    if _snapshot is not None:
+        for part in course.PARTS:
+            shutil.rmtree(folder / part, ignore_errors=True)
+        _snapshot.write(folder)
+    profile = folder / ".ipython" / "profile_default"
+    shutil.rmtree(folder / ".ipython", ignore_errors=True)
+    (profile / "startup").mkdir(parents=True)
+    (profile / "startup" / "00-grade.py").write_text(STARTUP, encoding="utf-8")
+    (profile / "ipython_kernel_config.py").write_text(
+        "c.HistoryManager.enabled = False\n", encoding="utf-8")
+    os.environ["IPYTHONDIR"] = str(folder / ".ipython")
+    os.environ["JUPYTER_RUNTIME_DIR"] = str(folder / ".runtime")
+    item.parent.grade_folder = folder
 
 
 def _claimed(item) -> bool:
@@ -123,6 +246,10 @@ def _claimed(item) -> bool:
             else:
                 os.close(fd)
         notebook.grade_claimed = decided
+        if decided:
+            _wait_for_everyone(item.config)
+            processes.kill_descendants()  # whatever the previous notebook left running
+            _fresh_course(item)
         if decided and item.config.getoption("grade_results"):
             _write(item.config, item, {"event": "start", "pid": os.getpid()})
     return decided
@@ -148,6 +275,10 @@ def _record(item, call) -> dict:
             o.get("text", "") for o in outputs
             if o.get("output_type") == "stream" and o.get("name") == "stdout"
         )[:MAX_TEXT]
+    checked = getattr(item, "grade_record", None)
+    if checked is not None:  # a check, run in this process: its record says what happened
+        record.update(checked)
+        return record
     errors = [o for o in outputs if o.get("output_type") == "error"]
     if errors:
         record["ename"] = str(errors[0].get("ename"))[:200]
@@ -180,4 +311,12 @@ def pytest_runtest_teardown(item, nextitem):
     if not hasattr(item, "cell") or not item.config.getoption("grade_results"):
         return
     if nextitem is None or nextitem.parent is not item.parent:
+        folder = getattr(item.parent, "grade_folder", None)
+        if _snapshot is not None and folder is not None:
+            record = {"event": "course", "changed": _snapshot.changes(folder)}
+            real = item.config.getoption("grade_real_course")
+            if real:  # the teacher's folder, found by a kernel that went looking for it
+                record["changed_real"] = _snapshot.changes(Path(real))
+                _snapshot.restore(Path(real), record["changed_real"])
+            _write(item.config, item, record)
         _write(item.config, item, {"event": "done"})
