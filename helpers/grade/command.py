@@ -1,7 +1,7 @@
 """Grade students' exercise notebooks: points, feedback, and checks a student cannot edit away.
 
     python -m helpers.grade PATH [PATH ...] [--json FILE] [--junit FILE] [--csv FILE]
-                            [--timeout SECONDS] [--jobs N] [--solutions DIR]
+                            [--timeout SECONDS] [--jobs N] [--seed N] [--solutions DIR]
 
 PATH is an exercise notebook, or a folder searched recursively for them. A notebook belongs to
 the lesson whose name its file name starts with (`02_one_row.ipynb`, `02_one_row-ana.ipynb`),
@@ -9,24 +9,24 @@ and the solution notebook of that lesson is canonical: its check cells (tag `che
 `exN-check`) give each exercise's title (metadata `exercise`) and points (metadata `points`).
 
 Grading works on a copy and never writes to the student's files. The copy keeps the student's
-cells; every check cell is replaced by the canonical one, matched by id (a deleted one is put
-back after its answer cell), and an edited or deleted check is reported as `tampered` and
-graded for real. Each canonical check first restores the NumPy, torch, math and builtins
-functions a student cell may have replaced and drops every `helpers` module from `sys.modules`,
-so the check imports the course's checks fresh from the course's folder. (A check should
-therefore compare what the student's code computes, not the identity of helpers objects the
-student imported earlier: a fresh import makes new functions and classes.) The copy runs in a
-fresh kernel under nbval (`pytest --nbval-lax`, one pytest process per job, per-cell timeout);
-a cell that ends the kernel is skipped in a new run of the notebook, so the cells after it are
-still graded. Each cell's result is mapped to its exercise: `passed`, `failed` (the check's
-message, word for word), `not attempted` (the stub still raises NotImplementedError), `error`
-(the exception's type and message), `timeout`, `tampered`, or `unreadable` (not a notebook).
+cells; every check cell is replaced by the canonical one, matched by id or, in a notebook
+without ids, by content (a deleted one is put back after its answer cell), and an edited or
+deleted check is reported as `tampered` and graded for real. The copy runs in a fresh kernel
+under nbval (`pytest --nbval-lax`, one pytest process per job, per-cell timeout), next to its
+own pristine copy of the course. The student's cells run in the kernel; the check cells run in
+the pytest process (helpers.grade.plugin, helpers.grade.bridge), which calls the student's
+function in the kernel and gets back data only, so the verdict is out of the student's code's
+reach. A cell that ends the kernel is skipped in a new run of the notebook, so the cells after
+it are still graded. Each cell's result is mapped to its exercise: `passed`, `failed` (the
+check's message, word for word), `not attempted` (the stub still raises NotImplementedError),
+`error` (the exception's type and message), `timeout`, `tampered` (a check cell edited or
+deleted, or course files changed), `unreadable` (not a notebook), or `unmatched` (a file in a
+graded folder whose name matches no lesson).
 
-This defeats a cell that edits, deletes or redefines what the checks use; it is not a sandbox.
-The student's code runs in the same Python process as the checks and with the grader's
-permissions: code written to attack the grader itself (replace `__grade_fresh__`, say) can
-still fool it, or attack files and processes. Grade untrusted work in CI, one submission per
-job, as classroom/grade.yml does, and read the submissions of surprising full marks.
+Course files (helpers/, solutions/, data/) that change in the course folder while grading runs
+are put back as they were when it started, and the changed versions kept in .grade-restored/.
+The grader is not a sandbox: the student's code runs with the grader's permissions. README.md
+("Grading") says what it guarantees and what it cannot.
 
 Exit status: 0 when every exercise passed, 1 when any did not, 2 for a usage error.
 """
@@ -360,7 +360,8 @@ class Job:
     final: dict[int, dict] = field(default_factory=dict)
     passes: int = 0
     finished: bool = False
-    changed_course_files: set[str] = field(default_factory=set)
+    changed_course_files: set[str] = field(default_factory=set)  # in its copy or the course
+    changed_real_files: set[str] = field(default_factory=set)  # in the course folder itself
 
 
 def _pytest_env(jobs: int, course_copy: Path) -> dict:
@@ -484,6 +485,7 @@ def _run_pass(jobs: list[Job], work: Path, timeout: float, processes: int, *,
             if record.get("event") == "course":
                 job.changed_course_files |= set(record.get("changed") or ())
                 job.changed_course_files |= set(record.get("changed_real") or ())
+                job.changed_real_files |= set(record.get("changed_real") or ())
         cells = [r for r in records if r.get("event") == "cell" and isinstance(r.get("cell"), int)]
         done = any(r.get("event") == "done" for r in records)
         if not records and broken:
@@ -696,13 +698,14 @@ def grade(pairs, *, timeout: float = DEFAULT_TIMEOUT, jobs: int = 1, seed: int |
                 finally:
                     kill_descendants()
                 todo = [job for job in todo if not job.finished]
-        restored = sorted({f for job in pending for f in job.changed_course_files
-                           if f in snapshot.files} | set(snapshot.changes(ROOT)))
-        snapshot.restore(ROOT, snapshot.changes(ROOT))
+        late = snapshot.changes(ROOT)  # changed after the last notebook's own look
+        snapshot.restore(ROOT, late, keep=ROOT / plugin.KEPT / "after-grading")
+        restored = sorted({f for job in pending for f in job.changed_real_files} | set(late))
         if restored:
-            print(f"warning: while grading, notebooks changed course files "
-                  f"({', '.join(restored[:10])}); every notebook was graded against the course "
-                  f"as it was when grading started, and {ROOT} has it back.", file=sys.stderr)
+            print(f"warning: course files in {ROOT} changed while grading "
+                  f"({', '.join(restored[:10])}). Every notebook was graded against the course "
+                  "as it was when grading started, and those files were put back; the changed "
+                  f"versions are kept in {ROOT / plugin.KEPT}.", file=sys.stderr)
     for job in pending:
         reports[job.number] = Report(job.path, job.lesson, judge(job, timeout),
                                      changed_course_files=sorted(job.changed_course_files))

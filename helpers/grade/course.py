@@ -59,10 +59,16 @@ class Snapshot:
         removed = [n for n in self.files if n not in found]
         return sorted(changed + removed)
 
-    def restore(self, target: Path, names) -> None:
-        """Put the snapshot's version of each named file back (and remove the added ones)."""
+    def restore(self, target: Path, names, keep: Path | None = None) -> None:
+        """Put the snapshot's version of each named file back (and remove the added ones).
+
+        keep: a folder where the replaced versions are saved first, so no edit is lost."""
         for name in names:
             path = Path(target) / name
+            if keep is not None and path.is_file():
+                saved = Path(keep) / name
+                saved.parent.mkdir(parents=True, exist_ok=True)
+                saved.write_bytes(path.read_bytes())
             if name in self.files:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(self.files[name])

@@ -64,6 +64,7 @@ def pytest_addoption(parser):
                     help="how many pytest processes share the notebooks (they start together)")
 
 
+KEPT = ".grade-restored"  # where the course folder's versions changed while grading are kept
 RECORD_KEY = "HELPERS_GRADE_RECORD_KEY"  # the environment variable holding the records' key
 _key: bytes = b""
 _snapshot: course.Snapshot | None = None
@@ -317,6 +318,7 @@ def pytest_runtest_teardown(item, nextitem):
             real = item.config.getoption("grade_real_course")
             if real:  # the teacher's folder, found by a kernel that went looking for it
                 record["changed_real"] = _snapshot.changes(Path(real))
-                _snapshot.restore(Path(real), record["changed_real"])
+                _snapshot.restore(Path(real), record["changed_real"],
+                                  keep=Path(real) / KEPT / f"{_file_key(item)}-{os.getpid()}")
             _write(item.config, item, record)
         _write(item.config, item, {"event": "done"})
