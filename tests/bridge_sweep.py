@@ -20,9 +20,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from notebook_files import EXERCISE_CELL, ROOT, read  # noqa: E402
-
 from helpers.grade import bridge  # noqa: E402
+
+from notebook_files import EXERCISE_CELL, ROOT, read  # noqa: E402
 
 MISTAKE_FILES = sorted((HERE / "mistakes").glob("[0-9]*.py"))
 

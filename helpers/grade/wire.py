@@ -65,23 +65,24 @@ def _array_bytes(a: np.ndarray) -> dict:
 def _library_name(obj) -> str | None:
     """'torch.nn.functional.relu' when obj is that library function, found again by name."""
     module = getattr(obj, "__module__", None)
-    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    names = [getattr(obj, "__qualname__", None), getattr(obj, "__name__", None)]
     if isinstance(obj, np.ufunc):
-        module, name = "numpy", obj.__name__
-    if not isinstance(module, str) or not isinstance(name, str) or "<" in name:
-        return None
-    if module.split(".")[0] not in LIBRARY_ROOTS:
+        module, names = "numpy", [obj.__name__]
+    if not isinstance(module, str) or module.split(".")[0] not in LIBRARY_ROOTS:
         return None
     candidates = [module]
-    if module.startswith("torch._C"):  # torch.relu's __module__ is torch._C._VariableFunctions
+    if module.startswith("torch"):  # torch.relu's qualname is _VariableFunctionsClass.relu
         candidates += ["torch", "torch.nn.functional"]
     for candidate in candidates:
-        try:
-            found = _lookup(f"{candidate}.{name}")
-        except LookupError:
-            continue
-        if found is obj:
-            return f"{candidate}.{name}"
+        for name in names:
+            if not isinstance(name, str) or "<" in name:
+                continue
+            try:
+                found = _lookup(f"{candidate}.{name}")
+            except LookupError:
+                continue
+            if found is obj:
+                return f"{candidate}.{name}"
     return None
 
 
@@ -170,6 +171,7 @@ class Encoder:
         return {"opaque": [type(value).__qualname__, _short_repr(value)]}
 
     def _tensor(self, t, torch):
+        requires_grad = bool(t.requires_grad)
         t = t.detach()
         if t.is_complex() or t.dtype in (torch.bfloat16,):
             data = t.to(torch.complex128 if t.is_complex() else torch.float32)
@@ -179,7 +181,7 @@ class Encoder:
             data = data.to_dense()
         out = _array_bytes(data.cpu().contiguous().numpy())
         out["torch_dtype"] = str(t.dtype).removeprefix("torch.")
-        out["requires_grad"] = bool(t.requires_grad)
+        out["requires_grad"] = requires_grad
         return {"tensor": out}
 
 
