@@ -3,6 +3,7 @@
     python -m helpers.grade.benchmark            # notebooks, then `pytest`
     python -m helpers.grade.benchmark --no-pytest
     python -m helpers.grade.benchmark --grade 40 --no-pytest   # also grade 40 solved notebooks
+    python -m helpers.grade.benchmark --grade 40 --no-pytest --no-lessons   # grading only
 
 Prints a Markdown table to paste into the README. Timings are measurements, never tests.
 """
@@ -63,6 +64,8 @@ def time_pytest() -> tuple[float, int]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-pytest", action="store_true", help="skip timing the test suite")
+    parser.add_argument("--no-lessons", action="store_true",
+                        help="skip timing the lesson and solution notebooks")
     parser.add_argument(
         "--grade",
         type=int,
@@ -76,6 +79,8 @@ def main(argv=None) -> int:
     lessons = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
     if args.only:
         lessons = [name for name in lessons if any(name.startswith(o) for o in args.only)]
+    if args.no_lessons:
+        lessons = []
     rows = []
     for name in lessons:
         cells = []
@@ -87,8 +92,9 @@ def main(argv=None) -> int:
 
     machine = platform.processor() or platform.machine()
     print(f"\nMachine: {machine}, Python {platform.python_version()}")
-    print("\n| lesson | lesson Run All | solutions Run All |\n|---|---|---|")
-    print("\n".join(rows))
+    if rows:
+        print("\n| lesson | lesson Run All | solutions Run All |\n|---|---|---|")
+        print("\n".join(rows))
     if args.grade:
         seconds = time_grading(args.grade, 2)
         print(f"\nGrading {args.grade} solved notebooks, --jobs 2: {seconds:.0f} s")

@@ -226,7 +226,7 @@ class Bridge:
         rng = {"numpy": np.random.get_state()}
         torch = sys.modules.get("torch")
         if torch is not None:
-            rng["torch"] = torch.random.get_rng_state()
+            rng["torch"] = torch.random.get_rng_state().numpy()  # numpy: no torch import there
         request = {"op": "call", "name": name, "args": encode(tuple(args)),
                    "kwargs": encode(dict(kwargs)), "rng": encode(rng)}
         done = self._exchange(json.dumps(request, separators=(",", ":")))
@@ -288,7 +288,7 @@ def _restore_rng(states: dict) -> None:
                              int(state[2]), int(state[3]), float(state[4])))
     torch = sys.modules.get("torch")
     if torch is not None and "torch" in states:
-        torch.random.set_rng_state(states["torch"].to(torch.uint8))
+        torch.random.set_rng_state(torch.from_numpy(np.asarray(states["torch"], np.uint8)))
 
 
 def _mirror(args, kwargs, path, value) -> None:

@@ -104,7 +104,7 @@ def _rng_states():
     states = {"numpy": np.random.get_state()}
     torch = sys.modules.get("torch")
     if torch is not None:
-        states["torch"] = torch.random.get_rng_state()
+        states["torch"] = torch.random.get_rng_state().numpy()
     return states
 
 
@@ -114,8 +114,8 @@ def _set_rng_states(states):
         np.random.set_state((str(state[0]), np.asarray(state[1], dtype=np.uint32),
                              int(state[2]), int(state[3]), float(state[4])))
     torch = sys.modules.get("torch")
-    if torch is not None and "torch" in states:
-        torch.random.set_rng_state(states["torch"])
+    if torch is not None and "torch" in states:  # torch only when the notebook loaded it
+        torch.random.set_rng_state(torch.from_numpy(np.asarray(states["torch"], np.uint8)))
 
 
 def _instrument(factory: str, state):

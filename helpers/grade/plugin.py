@@ -28,6 +28,7 @@ import json
 import os
 import shutil
 import sys
+import threading
 import time
 from pathlib import Path
 from queue import Empty
@@ -84,9 +85,7 @@ COURSE_MODULES = (
 def pytest_configure(config):
     if not config.getoption("grade_results"):
         return
-    import importlib
-
-    global _key, _snapshot
+    global _key, _snapshot, _importing
     processes.become_subreaper()
     processes.hide_memory()  # a kernel may not read this process's memory, key or files
     _key = os.environ.pop(RECORD_KEY, "").encode()
@@ -96,6 +95,16 @@ def pytest_configure(config):
         expected = config.getoption("grade_course_digest")
         if expected and _snapshot.digest() != expected:
             raise pytest.UsageError("the course copy changed before grading started")
+    _patch_nbval()
+    # The checks are imported while the first kernel starts; no cell runs before they are, in
+    # this process and in every other one (_before_the_first_cell).
+    _importing = threading.Thread(target=_import_the_checks, args=(config,), daemon=True)
+    _importing.start()
+
+
+def _import_the_checks(config) -> None:
+    import importlib
+
     for name in COURSE_MODULES:
         try:
             importlib.import_module(name)
@@ -104,15 +113,40 @@ def pytest_configure(config):
     from helpers.checks import core
 
     core.set_grading_seed(config.getoption("grade_seed"))
-    _patch_nbval()
     claims = config.getoption("grade_claims")
-    if claims:  # ready: every module a check uses is imported; no kernel has started yet
+    if claims:  # ready: every module a check uses is imported; no cell has run anywhere yet
         (Path(claims) / f".ready-{os.getpid()}").touch()
+
+
+_importing: threading.Thread | None = None
+
+
+def _before_the_first_cell(config) -> None:
+    """Wait until this process has imported the checks, and every other process too."""
+    global _importing
+    if _importing is None:
+        return
+    _importing.join()
+    _importing = None
+    claims, wanted = config.getoption("grade_claims"), config.getoption("grade_processes")
+    if not claims:
+        return
+    deadline = time.monotonic() + 120
+    while len(list(Path(claims).glob(".ready-*"))) < wanted and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    session.config.grade_exitstatus = int(exitstatus)
 
 
 def pytest_unconfigure(config):
     if config.getoption("grade_results"):
         processes.kill_descendants()
+        # pytest, zmq and torch take a second or more to shut down; nothing is left to save
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(getattr(config, "grade_exitstatus", 0))
 
 
 def _stop_quietly(kernel) -> None:
@@ -161,6 +195,7 @@ def _patch_nbval() -> None:
 
     def runtest(self):
         """nbval's runtest for the student's cells; a check cell runs here, through the bridge."""
+        _before_the_first_cell(self.config)
         meta = self.cell.metadata.get("grade", {})
         if not meta.get("check"):
             return original_runtest(self)
@@ -203,17 +238,6 @@ def _write(config, item, record: dict) -> None:
         f.write(f"{text}\t{sign(_key, text)}\n")
 
 
-def _wait_for_everyone(config) -> None:
-    """Start the first notebook only when every pytest process has imported the checks."""
-    claims, wanted = config.getoption("grade_claims"), config.getoption("grade_processes")
-    if not claims or getattr(config, "grade_everyone_ready", False):
-        return
-    deadline = time.monotonic() + 120
-    while len(list(Path(claims).glob(".ready-*"))) < wanted and time.monotonic() < deadline:
-        time.sleep(0.05)
-    config.grade_everyone_ready = True
-
-
 def _fresh_course(item) -> None:
     """A pristine copy of the course for this notebook, and its own IPython profile."""
     folder = Path(str(item.parent.fspath)).parent.parent  # <folder>/exercises/NN_name.ipynb
@@ -248,7 +272,6 @@ def _claimed(item) -> bool:
                 os.close(fd)
         notebook.grade_claimed = decided
         if decided:
-            _wait_for_everyone(item.config)
             processes.kill_descendants()  # whatever the previous notebook left running
             _fresh_course(item)
         if decided and item.config.getoption("grade_results"):
