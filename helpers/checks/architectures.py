@@ -23,7 +23,7 @@ _same = core.matches
 
 
 def _cross_case(T_dec, T_enc, d_model, d_k, d_v, seed):
-    rng = np.random.default_rng(seed)
+    rng = core.rng(seed)
     x_dec = rng.normal(size=(T_dec, d_model))  # decoder states
     memory = rng.normal(size=(T_enc, d_model))  # the encoder's output
     W_q, W_k = (rng.normal(size=(d_model, d_k)) / np.sqrt(d_model) for _ in range(2))
@@ -225,7 +225,7 @@ def _t(k: int) -> str:
 @core.exercise
 def check_next_token_pairs(next_token_pairs) -> None:
     """Exercise: (B, T+1) windows -> inputs window[:, :-1] and targets window[:, 1:]."""
-    g = torch.Generator().manual_seed(3)
+    g = core.torch_generator(3)
     right_on = []  # the windows answered right so far
     for B, T1 in ((3, 9), (2, 5), (1, 2)):
         window = torch.randperm(200, generator=g)[: B * T1].reshape(B, T1)  # distinct ids
@@ -364,7 +364,7 @@ def _loss_properties(next_token_loss, B, T, V, targets, name):
                   f"sure and right, and the loss is about 0; yours is {sure:.4g}: your loss "
                   "does not pick each position's target entry (gather along the vocabulary "
                   "axis with targets).", "architectures.loss-ignores-targets")
-    g = torch.Generator().manual_seed(17)
+    g = core.torch_generator(17)
     logits = torch.randn(B, T, V, generator=g)
     shift = 50 * torch.randn(B, T, 1, generator=g)  # one constant per position
     base, moved = run(logits), run(logits + shift)
@@ -383,7 +383,7 @@ def check_next_token_loss(next_token_loss) -> None:
                 why="Write the loss by hand with torch.log_softmax and gather (or indexing): "
                     "that is the exercise. (F.cross_entropy would also want the classes on "
                     "axis 1, so (B, T, V) logits need flattening first.)")
-    g = torch.Generator().manual_seed(5)
+    g = core.torch_generator(5)
     for i, (B, T, V, spread) in enumerate(((2, 5, 7, 2.0), (3, 4, 11, 2.0), (2, 6, 6, 2.0),
                                            (2, 3, 5, 1000.0))):
         logits = torch.randn(B, T, V, generator=g) * spread  # (B, T, V)
@@ -466,12 +466,19 @@ LAST_LEAK = 5  # the last-token model: position 5 reads the last token, T - 1
 FIRST_LEAK = (0, 1)  # the first-pair model: position 0 reads token 1
 
 
-@functools.lru_cache(maxsize=4)
 def _detector_cases(T: int = 10):
     """(ids, [(name, model_fn, leaks, how, diagnosis)]): small untrained TinyGPTs, and causal
-    models with one peek ahead each (next token, far ahead, the last token, token 1)."""
+    models with one peek ahead each (next token, far ahead, the last token, token 1).
+
+    The models' weights, the peeking table and the ids are fixed in a notebook and drawn
+    afresh when grading (core.seed); the cache is keyed on that seed."""
+    return _detector_cases_for(T, core.seed(0))
+
+
+@functools.lru_cache(maxsize=4)
+def _detector_cases_for(T: int, seed: int):
     V = 20
-    kw = dict(d_model=16, n_heads=2, d_ff=32, max_len=16, seed=0)
+    kw = dict(d_model=16, n_heads=2, d_ff=32, max_len=16, seed=seed)
     models = {
         "causal": TinyGPT(V, mask="causal", n_layers=1, **kw),
         "causal, 2 layers": TinyGPT(V, mask="causal", n_layers=2, **kw),
@@ -485,7 +492,7 @@ def _detector_cases(T: int = 10):
                 return model(ids)[0]  # (1, T, V) logits
         return model_fn
 
-    table = torch.randn(V, V, generator=torch.Generator().manual_seed(11))  # (V, V)
+    table = torch.randn(V, V, generator=core.torch_generator(11))  # (V, V)
     causal = fn(models["causal"])
 
     def peeking(reader, read):
@@ -495,7 +502,7 @@ def _detector_cases(T: int = 10):
             return logits
         return model_fn
 
-    ids = torch.randint(0, V, (1, T), generator=torch.Generator().manual_seed(2))
+    ids = torch.randint(0, V, (1, T), generator=core.torch_generator(2))
     # The tokens the leaky models read hold the values a detector might set a token to (0, 1,
     # V - 1): "set token j to c" then changes nothing there and misses the leak. A token V - 1
     # also makes "+ 1" without % V leave the vocabulary.
@@ -531,7 +538,7 @@ def _detector_cases(T: int = 10):
 def _probe_models(V: int = 20):
     """Two causal models that tell which positions a detector compares: in `identity` position
     t reads token t only, in `shift` position t reads token t - 1 only."""
-    table = torch.randn(V, V, generator=torch.Generator().manual_seed(12))
+    table = torch.randn(V, V, generator=core.torch_generator(12))
 
     def identity(ids):
         return table[ids]  # (1, T, V)
@@ -820,6 +827,14 @@ def check_context_memory(context_memory) -> None:
     if measured != _memory_formula(*small):
         raise RuntimeError("internal: the memory formula disagrees with the measured model")
     cases = [small, (12, 768, 12, 1024, 2), (32, 4096, 32, 4096, 2), (5, 12, 3, 7, 4)]
+    if core.grading():  # sizes the notebook has not seen: a table of the answers above fails
+        rng = core.rng(1)
+        while len(cases) < 6:
+            n_heads = int(rng.integers(1, 33))
+            case = (int(rng.integers(1, 49)), n_heads * int(rng.integers(1, 129)), n_heads,
+                    int(rng.integers(1, 8193)), int(rng.choice([1, 2, 4, 8])))
+            if case not in cases:
+                cases.append(case)
     for i, (n_layers, d_model, n_heads, T, b) in enumerate(cases):
         name = (f"context_memory(n_layers={n_layers}, d_model={d_model}, n_heads={n_heads}, "
                 f"T={T}, bytes_per_number={b})")

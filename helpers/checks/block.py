@@ -69,7 +69,19 @@ def _named_first(got, expected, mistakes, name: str, atol=1e-8, rtol=1e-7) -> No
 _forbid = core.forbid  # attributes (F.layer_norm), aliases, helpers, the answer itself
 
 
-_compare = core.compare  # names a float32 answer as such
+def _compare(got, expected, *, name: str, atol=1e-6, rtol=1e-5, **options) -> None:
+    """core.compare, naming first an answer right only to float32 precision: at the tight
+    tolerances used here, float32 rounding errors can all lie within a tolerance of their mean
+    and read as a constant offset in the generic diagnosis."""
+    g, w = core.as_array(got, name), core.as_array(expected, "reference")
+    anticipated = any(wrong is not None and core.matches(g, wrong, atol, rtol)
+                      for _, _, wrong in options.get("mistakes", ()))
+    if (g.shape == w.shape and np.isfinite(g).all() and not core.matches(g, w, atol, rtol)
+            and not anticipated and np.abs(g - w).max() <= 1e-4 * np.abs(w).max()):
+        core.fail(f"{name}: your values are right to about 3 digits but not 6: computed in "
+                  "float16 or float32, or rounded somewhere? Use float64 throughout.",
+                  "generic.precision")  # core's words for the same diagnosis
+    core.compare(got, expected, name=name, atol=atol, rtol=rtol, **options)
 
 
 def _index(flat: int, shape) -> tuple:
@@ -93,7 +105,7 @@ def _normalise(x, gamma, beta, eps, dims=(-1,), unbiased=False, eps_outside=Fals
 
 def _layer_norm_cases():
     """(x, gamma, beta, eps): (B, T, d) with one almost constant position, (T, d) and (d,)."""
-    g = torch.Generator().manual_seed(7)
+    g = core.torch_generator(7)  # fixed in a notebook, drawn afresh when grading
 
     def randn(*shape):
         return torch.randn(*shape, generator=g, dtype=torch.float64)
@@ -301,7 +313,7 @@ def check_layer_norm(layer_norm) -> None:
 
 
 def _ffn_inputs(shape=(2, 3, 5), d_ff: int = 12, seed: int = 8):
-    g = torch.Generator().manual_seed(seed)
+    g = core.torch_generator(seed)
     d_model = shape[-1]
 
     def randn(*s, scale=1.0):
@@ -451,7 +463,7 @@ def check_feed_forward(feed_forward) -> None:
 
 
 def _swiglu_inputs(shape=(2, 4, 6), d_ff=8, seed=9):
-    g = torch.Generator().manual_seed(seed)
+    g = core.torch_generator(seed)
     d_model = shape[-1]
     x = torch.randn(*shape, generator=g, dtype=torch.float64)
     W_gate, W_up = (torch.randn(d_model, d_ff, generator=g, dtype=torch.float64) for _ in "gu")
@@ -566,7 +578,7 @@ def check_swiglu_ffn(swiglu_ffn) -> None:
 
 def _encoder_layer(activation: str, seed: int) -> nn.TransformerEncoderLayer:
     """A Pre-Norm torch layer, float64, every parameter nudged (so gamma != 1, beta != 0)."""
-    torch.manual_seed(seed)
+    torch.manual_seed(core.seed(seed))  # the layer is the student's input: drawn when grading
     layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation=activation,
                                        batch_first=True, norm_first=True).double().eval()
     with torch.no_grad():
@@ -725,7 +737,7 @@ def check_pre_norm_block(pre_norm_block) -> None:
                 why="Build the block from the layer's parts (layer.norm1, layer.self_attn, "
                     "layer.linear1, layer.activation, layer.linear2, layer.norm2): that is "
                     "the exercise.")
-    g = torch.Generator().manual_seed(10)
+    g = core.torch_generator(10)
     x = torch.randn(2, 5, 8, generator=g, dtype=torch.float64) * 2  # (B, T, d_model)
     x_small = torch.randn(1, 3, 8, generator=g, dtype=torch.float64) * 2  # another B and T
     for i, (act_name, seed, x_in) in enumerate((("relu", 11, x), ("gelu", 12, x),
@@ -893,8 +905,15 @@ def _count_difference(got, expected, d, h, d_ff) -> str:
 @core.exercise
 def check_layer_parameters(layer_parameters) -> None:
     """Exercise: layer_parameters(d_model, n_heads, d_ff) == count_parameters of one layer."""
-    for i, (d, h, d_ff) in enumerate(((512, 8, 2048), (12, 3, 20), (64, 4, 256),
-                                      (768, 12, 3072), (10, 5, 6))):
+    cases = [(512, 8, 2048), (12, 3, 20), (64, 4, 256), (768, 12, 3072), (10, 5, 6)]
+    if core.grading():  # sizes the notebook has not seen: a table of the counts above fails
+        rng = core.rng(1)
+        while len(cases) < 7:
+            h = int(rng.integers(1, 9))
+            case = (h * int(rng.integers(1, 33)), h, int(rng.integers(1, 257)))
+            if (case[0], case[2]) not in {(c[0], c[2]) for c in cases}:  # the count ignores h
+                cases.append(case)
+    for i, (d, h, d_ff) in enumerate(cases):
         name = f"layer_parameters({d}, {h}, {d_ff})"
         got = _number(core.call(layer_parameters, d, h, d_ff, name="layer_parameters"), name)
         with torch.device("meta"):  # counts only: no memory, no initialisation cost

@@ -38,6 +38,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from helpers.checks import source
+
 _CHECKS_DIR = str(Path(__file__).resolve().parent)
 _HELPERS_DIR = str(Path(__file__).resolve().parent.parent)
 _RED, _BOLD, _RESET = "\x1b[31m", "\x1b[1m", "\x1b[0m"
@@ -118,7 +120,8 @@ def exercise(check):
             raise _not_attempted(check.__name__, error).with_traceback(None) from None
         except Exception as error:
             student_tb = _student_frames(error.__traceback__)
-            if student_tb is None:
+            remote = getattr(error, "__grade_student__", False)  # raised in the kernel (grading)
+            if student_tb is None and not remote:
                 # the checker could not use the result (a wrong type, say): say so plainly
                 raise CheckFailed(
                     f"{_exercise_name(check)}: the check could not use your result: "
@@ -176,6 +179,44 @@ def _student_frames(tb):
     for old in reversed(frames):
         new = types.TracebackType(new, old.tb_frame, old.tb_lasti, old.tb_lineno)
     return new
+
+
+# ---------------------------------------------------------------- inputs the notebook has not seen
+
+_grading_seed: int | None = None  # set by the grader (helpers.grade) before any check runs
+
+
+def set_grading_seed(value: int | None) -> None:
+    """Draw every check's random inputs from `value` (the grader's), or from the fixed seeds."""
+    global _grading_seed
+    _grading_seed = None if value is None else int(value)
+
+
+def grading() -> bool:
+    """Whether the checks run under the grader, with inputs the notebook has not seen."""
+    return _grading_seed is not None
+
+
+def seed(n: int) -> int:
+    """The seed of a check's random input number n.
+
+    In a learner's notebook it is n itself, so the visible cases are fixed and reproducible.
+    When grading it is n mixed with the seed the grader drew at grading time, so an answer that
+    hard-codes the outputs of the visible cases fails.
+    """
+    if _grading_seed is None:
+        return n
+    return int(np.random.SeedSequence([_grading_seed, n]).generate_state(1)[0])
+
+
+def rng(n: int) -> np.random.Generator:
+    """np.random.default_rng(seed(n))."""
+    return np.random.default_rng(seed(n))
+
+
+def torch_generator(n: int) -> torch.Generator:
+    """torch.Generator().manual_seed(seed(n))."""
+    return torch.Generator().manual_seed(seed(n))
 
 
 # ---------------------------------------------------------------- calling the student
@@ -284,9 +325,16 @@ def forbid(fn, forbidden, *, name: str, why: str) -> None:
     forbidden: dotted names such as "helpers.attention.softmax" or "torch.softmax". A use is
     found by the attribute or global name in the code (`F.softmax`, `x.softmax(-1)`), by the
     object a global name refers to (`from helpers.attention import softmax as sm`), and by the
-    imports in the function's source.
+    imports in the function's source. A grader's stand-in for fn (with `__grade_cells__`, the
+    student's cells) is judged from that source (helpers.checks.source), with the same words.
     """
     if not callable(fn):
+        return
+    cells = getattr(fn, "__grade_cells__", None)
+    if cells is not None:
+        found = sorted(source.forbidden_uses(cells, fn.__name__, forbidden))
+        if found:
+            fail(f"{name}: your function calls {', '.join(found)}. {why}", "rule.forbidden-call")
         return
     targets = {}
     for dotted in forbidden:

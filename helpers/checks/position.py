@@ -13,6 +13,7 @@ the axes and sizes named.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 
 import numpy as np
@@ -66,7 +67,14 @@ def _equivariance_layers():
     distance survives both (and their combinations), and a marker on token 0 survives every
     reorder that keeps token 0 in place.
     """
-    rng = np.random.default_rng(6)
+    rng = core.rng(6)
+    while True:  # the notebook's draw is well separated; a grading draw may take another
+        x, layers = _equivariance_draw(rng)
+        if _well_separated(x, layers):
+            return x, layers
+
+
+def _equivariance_draw(rng):
     T, d = 4, 6
     x = rng.normal(size=(T, d))
     w_q, w_k, w_v = (rng.normal(size=(d, 4)) / np.sqrt(d) * 2 for _ in range(3))
@@ -118,9 +126,29 @@ def _equivariance_layers():
     ]
 
 
+def _well_separated(x, layers, gap: float = 1e-2) -> bool:
+    """Whether every order either leaves a layer's output exactly reordered or moves it by
+    more than `gap`: a drawn x and weights whose softmax saturates could make a reorder change
+    an output by less than np.allclose notices, and a valid test miss it."""
+    for _, layer, _, _ in layers:
+        out = layer(x)
+        for order in itertools.permutations(range(len(x))):
+            moved = float(np.abs(layer(x[list(order)]) - out[list(order)]).max())
+            if 1e-9 < moved <= gap:
+                return False
+    return True
+
+
 def _small_layers():
     """A second, smaller case, T = 3: an answer with T = 4 hard-coded fails on it."""
-    rng = np.random.default_rng(16)
+    rng = core.rng(16)
+    while True:  # as _equivariance_layers
+        x, layers = _small_draw(rng)
+        if _well_separated(x, layers):
+            return x, layers
+
+
+def _small_draw(rng):
     T, d = 3, 5
     x = rng.normal(size=(T, d))
     w_q, w_k, w_v = (rng.normal(size=(d, 4)) / np.sqrt(d) * 2 for _ in range(3))
@@ -321,6 +349,12 @@ def check_sinusoidal(my_sinusoidal) -> None:
             why="Build the encoding yourself with NumPy; sinusoidal_encoding is the check's "
                 "reference.")
     cases = [(6, 8), (50, 16), (3, 4), (5, 6)]
+    if core.grading():  # sizes the notebook has not seen: a table of the encodings fails
+        rng = core.rng(1)
+        while len(cases) < 6:
+            case = (int(rng.integers(3, 41)), 2 * int(rng.integers(2, 17)))
+            if case not in cases:
+                cases.append(case)
     for T, d in cases:
         name = f"{fn}({T}, {d})"
         raw = core.call(my_sinusoidal, T, d, name=fn)
@@ -489,7 +523,7 @@ def _rope_properties(my_rope, x, got, name) -> None:
             f"{name}: row 0 changed; position 0 turns by the angle 0 x theta_i = 0, so row 0 "
             "must come back as it was. Count the positions from 0.",
             "position.rope-position-0")
-    rng = np.random.default_rng(13)
+    rng = core.rng(13)
     q, k = rng.normal(size=(2, d))
     rq = core.as_array(core.call(my_rope, np.tile(q, (T, 1)), name="my_rope"), name)
     rk = core.as_array(core.call(my_rope, np.tile(k, (T, 1)), name="my_rope"), name)
@@ -525,7 +559,7 @@ def check_rope(my_rope) -> None:
     fn = "my_rope"
     _forbid(my_rope, ("helpers.positions.apply_rope",), name=fn,
             why="Write the rotation yourself; apply_rope is the check's reference.")
-    rng = np.random.default_rng(11)
+    rng = core.rng(11)
     for T, d in [(12, 8), (5, 6)]:
         x = rng.normal(size=(T, d))
         name = f"{fn}(x of shape {x.shape})"
@@ -554,7 +588,7 @@ def _rope_pair(rope_attention, q, k, v, positions, name):
 def check_rope_attention(rope_attention) -> None:
     """Exercise: rope_attention(q, k, v, positions) = attention(R q, R k, v)."""
     fn = "rope_attention"
-    rng = np.random.default_rng(12)
+    rng = core.rng(12)
     cases = []
     for T, d, positions in [(5, 8, np.arange(5)), (5, 8, np.array([0, 1, 2, 9, 10])),
                             (4, 6, np.array([3, 0, 7, 1]))]:
@@ -752,6 +786,12 @@ def check_alibi_bias(my_alibi_bias) -> None:
             name=fn, why="Build the slopes and the distances yourself; alibi_bias and "
                          "alibi_slopes are the check's reference.")
     cases = [(4, 6), (8, 5), (2, 3), (16, 4)]
+    if core.grading():  # sizes the notebook has not seen: a table of the biases fails
+        rng = core.rng(2)
+        while len(cases) < 6:  # H a power of two, as in the exercise's slope formula
+            case = (int(rng.choice([2, 4, 8, 16, 32])), int(rng.integers(2, 10)))
+            if case not in cases:
+                cases.append(case)
     for H, T in cases:
         name = f"{fn}(n_heads={H}, T={T})"
         result = core.as_array(core.call(my_alibi_bias, H, T, name=fn), name)

@@ -27,7 +27,7 @@ from helpers.examples import WV as SEED_WV
 
 def _random(seed: int, *shapes):
     """Arrays of the given shapes, rounded to 2 decimals so they are easy to print."""
-    rng = np.random.default_rng(seed)
+    rng = core.rng(seed)  # fixed in a notebook, drawn afresh when grading
     return tuple(rng.normal(size=shape).round(2) for shape in shapes)
 
 
@@ -67,7 +67,7 @@ def _dependencies(fn, args, arg_names, parts, name: str):
     deps = {p: set() for p in parts}
     for i, arg in enumerate(arg_names):
         changed = list(args)
-        shift = np.random.default_rng(100 + i).normal(size=np.shape(args[i])).round(2)
+        shift = core.rng(100 + i).normal(size=np.shape(args[i])).round(2)
         changed[i] = args[i] + shift + 0.5
         for p, before, after in zip(parts, base, _outputs(fn, changed, name, parts),
                                     strict=True):
@@ -575,6 +575,19 @@ def _describe(q, k, v) -> str:
     return f"q {q.shape}, k {k.shape}, v {v.shape}"
 
 
+def _fresh_shapes(rng, n: int) -> list:
+    """n valid (q, k, v) shapes, drawn from rng, none of them one of the visible cases'."""
+    seen = {((3, 2), (3, 2), (3, 5)), ((4, 2), (6, 2), (6, 3)), ((1, 3), (5, 3), (5, 7))}
+    shapes = []
+    while len(shapes) < n:
+        t_q, t_k, d_k, d_v = (int(s) for s in rng.integers(1, 10, size=4))
+        case = ((t_q, d_k), (t_k, d_k), (t_k, d_v))
+        if case not in seen:
+            seen.add(case)
+            shapes.append(case)
+    return shapes
+
+
 @core.exercise
 def check_attention_shapes(attention_shapes) -> None:
     """attention_shapes(q, k, v) -> ((T_q, T_k), (T_q, d_v)), or ValueError for bad widths."""
@@ -591,6 +604,9 @@ def check_attention_shapes(attention_shapes) -> None:
         (_random(14, (1, 3), (5, 3), (5, 7)),
          "a single query (T_q = 1) may read 5 keys: T_q and T_k are independent."),
     ]
+    if core.grading():  # sizes the notebook has not seen: a table of the shapes above fails
+        valid += [(_random(20 + n, *shapes), "the shapes follow from the inputs, whatever their "
+                   "sizes.") for n, shapes in enumerate(_fresh_shapes(core.rng(16), 2))]
     for (q, k, v), why in valid:
         try:
             result = core.call(attention_shapes, q, k, v, name=name)
@@ -692,6 +708,13 @@ def check_n_projection_params(n_projection_params) -> None:
         dict(d_model=512, d_k=64, d_v=64, n_heads=8, n_layers=6, T=10),  # base Transformer
         dict(d_model=10, d_k=4, d_v=1, n_heads=3, n_layers=1, T=13),
     ]
+    if core.grading():  # sizes the notebook has not seen: a table of the counts above fails
+        rng = core.rng(18)
+        for _ in range(2):
+            d_k, d_v = (int(n) for n in rng.choice(np.arange(1, 33), size=2, replace=False))
+            cases.append(dict(d_model=int(rng.integers(8, 97)), d_k=d_k, d_v=d_v,
+                              n_heads=int(rng.integers(1, 13)), n_layers=int(rng.integers(2, 13)),
+                              T=int(rng.integers(2, 65))))
     for c in cases:
         d_model, d_k, d_v, h, L, T = (c[n] for n in ("d_model", "d_k", "d_v", "n_heads",
                                                       "n_layers", "T"))
