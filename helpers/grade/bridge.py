@@ -387,5 +387,7 @@ def run_check(bridge: Bridge, check_source: str, cells: list[str]) -> dict:
         record.update(ename="BridgeFailed", evalue=str(error)[:MAX_TEXT])
     except BaseException as error:  # noqa: BLE001 - the check's verdict, or the student's error
         record.update(ename=type(error).__name__, evalue=str(error)[:MAX_TEXT])
+        if isinstance(getattr(error, "diagnosis", None), str):  # a CheckFailed's stable id
+            record["diagnosis"] = error.diagnosis
     record["stdout"] = out.getvalue()[:MAX_TEXT]
     return record

@@ -57,7 +57,8 @@ sys.modules.setdefault("rfc3987_syntax", None)
 import nbformat  # noqa: E402
 from nbformat.validator import iter_validate  # noqa: E402
 
-from helpers.grade import bridge, course, plugin  # noqa: E402
+from helpers.grade import bridge, classreport, classview, course, plugin  # noqa: E402
+from helpers.grade.classview import RULES  # noqa: E402
 from helpers.grade.exercises import is_check  # noqa: E402
 from helpers.grade.processes import become_subreaper, kill_descendants  # noqa: E402
 
@@ -154,6 +155,31 @@ def _looks_like(path: Path, lessons: dict[str, Lesson]) -> str:
         return ""
     return (f" Its cells are those of {best}: rename it {best}.ipynb, or {best}-NAME.ipynb, "
             "to grade it.")
+
+
+def student_of(path: Path, folder: Path | None, lesson: str | None) -> str:
+    """Who handed a notebook in: the first folder under the class folder it was found in
+    (the layout GitHub Classroom and a teacher's download give), else what follows the
+    lesson's name in the file name (02_one_row-ana.ipynb: ana), else ''."""
+    if folder is not None:
+        parts = path.relative_to(folder).parts
+        if len(parts) > 1:
+            return parts[0]
+    stem = path.name[: -len(".ipynb")] if path.name.endswith(".ipynb") else path.stem
+    if lesson and stem.startswith(lesson) and len(stem) > len(lesson) + 1:
+        return stem[len(lesson) + 1:].strip(" -_.")
+    return ""
+
+
+def students_of(paths, pairs, unmatched) -> dict[Path, str]:
+    """student_of for every notebook found under the command-line paths."""
+    folders = [Path(p).resolve() for p in paths if Path(p).is_dir()]
+    names = {}
+    for path, lesson in [*pairs, *[(p, None) for p, _ in unmatched]]:
+        resolved = path.resolve()
+        folder = next((f for f in folders if f in resolved.parents), None)
+        names[path] = student_of(resolved, folder, lesson.name if lesson else None)
+    return names
 
 
 def find_notebooks(paths, lessons) -> tuple[list[tuple[Path, Lesson]], list[tuple[Path, str]]]:
@@ -537,6 +563,7 @@ class Result:
     status: str
     message: str
     outcome: str  # what the canonical check found; differs from status only when tampered
+    diagnosis: str | None = None  # the failed check's diagnosis id (helpers.checks.diagnoses)
 
 
 @dataclass
@@ -548,6 +575,7 @@ class Report:
     unmatched: str | None = None  # why the file was not graded: its name matches no lesson
     changed_course_files: list[str] = field(default_factory=list)
     seed: int | None = None  # the seed the checks' random inputs came from
+    student: str = ""  # who handed it in: --student, the class sub-folder, or the file name
 
     @property
     def earned(self) -> float:
@@ -628,7 +656,11 @@ def judge(job: Job, timeout: float) -> list[Result]:
                        f"{message}")
             status = "tampered"
         earned = ex.points if outcome == "passed" else 0
-        results.append(Result(ex.key, ex.title, ex.points, earned, status, message, outcome))
+        diagnosis = None
+        if outcome == "failed" and check is not None and check[0] == "failed":
+            diagnosis = job.final[plan.check].get("diagnosis") or "unnamed"
+        results.append(Result(ex.key, ex.title, ex.points, earned, status, message, outcome,
+                              diagnosis))
     return results
 
 
@@ -771,17 +803,27 @@ def to_json(reports: list[Report]) -> dict:
                 "earned": report.earned,
                 "possible": report.possible,
                 "unreadable": report.unreadable,
+                "student": report.student,
+                "modified": _modified(report.path),
                 "unmatched": report.unmatched,
                 "changed_course_files": report.changed_course_files,
                 "exercises": [
                     {"id": r.key, "title": r.title, "points": r.points, "earned": r.earned,
-                     "status": r.status, "outcome": r.outcome, "message": r.message}
+                     "status": r.status, "outcome": r.outcome, "message": r.message,
+                     "diagnosis": r.diagnosis}
                     for r in report.results
                 ],
             }
             for report in reports
         ],
     }
+
+
+def _modified(path: Path) -> float | None:
+    try:
+        return round(Path(path).stat().st_mtime, 3)
+    except OSError:
+        return None
 
 
 def to_junit(reports: list[Report]) -> str:
@@ -818,7 +860,8 @@ def to_junit(reports: list[Report]) -> str:
                                  name=f"{r.key}: {r.title}", time="0")
             cprops = ET.SubElement(case, "properties")
             for name, value in (("points", r.points), ("earned", r.earned),
-                                ("status", r.status), ("outcome", r.outcome)):
+                                ("status", r.status), ("outcome", r.outcome),
+                                ("diagnosis", r.diagnosis or "")):
                 ET.SubElement(cprops, "property", name=name, value=_num(value))
             if r.status != "passed":
                 tag = "failure" if r.status in failures else "error"
@@ -881,6 +924,34 @@ def _parser() -> argparse.ArgumentParser:
                         help=f"time limit for each cell (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), metavar="N",
                         help="notebooks graded at the same time (default: CPUs, at most 4)")
+    parser.add_argument("--csv-layout", choices=("notebooks", "students"), default="notebooks",
+                        help="--csv with one row per notebook (default) or one per student, "
+                        "with each lesson's total and each exercise's points")
+    parser.add_argument("--report", type=Path, metavar="FILE",
+                        help="write the class report: one self-contained HTML page (students "
+                        "by exercises, pass rates, the misconceptions, item statistics)")
+    parser.add_argument("--lesson-url", default="", metavar="URL",
+                        help="prefix of the report's links to lesson sections, e.g. "
+                        "http://localhost:8888/lab/tree/ (default: relative to the course)")
+    parser.add_argument("--canvas", type=Path, metavar="FILE",
+                        help="write the lesson totals in Canvas's gradebook import layout")
+    parser.add_argument("--moodle", type=Path, metavar="FILE",
+                        help="write the lesson totals in Moodle's CSV grade import layout")
+    parser.add_argument("--roster", type=Path, metavar="FILE",
+                        help="a CSV of the class (a header with id and optionally name): "
+                        "students who handed nothing in are listed too")
+    parser.add_argument("--student", metavar="NAME",
+                        help="the student every graded notebook belongs to (one student per "
+                        "run, as in the classroom workflow)")
+    parser.add_argument("--duplicates", choices=RULES, default="best",
+                        help="which notebook counts when a student hands a lesson in twice: "
+                        "the best (default) or the latest; both are graded and shown")
+    parser.add_argument("--compare", type=Path, metavar="PREVIOUS.json",
+                        help="list whose score or status changed since that --json report")
+    parser.add_argument("--from-json", action="store_true",
+                        help="PATHs are --json reports (files, or folders of them, such as "
+                        "the classroom workflow's artifacts): build the reports from them "
+                        "without grading again")
     parser.add_argument("--seed", type=int, metavar="N",
                         help="the seed of the checks' random inputs (default: drawn at random "
                         "and written to the JSON report, so a run can be repeated)")
@@ -888,6 +959,31 @@ def _parser() -> argparse.ArgumentParser:
                         help="folder of canonical solution notebooks (default: the course's "
                         "solutions/); may be given more than once")
     return parser
+
+
+def _load_json_reports(paths) -> dict:
+    """The --json reports under the command-line paths (files, or folders searched for
+    *.json), merged into one."""
+    files = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            raise UsageError(f"{raw}: no such file or folder")
+        files += sorted(path.rglob("*.json")) if path.is_dir() else [path]
+    reports = []
+    for path in files:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise UsageError(f"{path}: not a grading report (expected the JSON that --json "
+                             f"writes): {e}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("notebooks"), list):
+            raise UsageError(f"{path}: not a grading report (expected the JSON that --json "
+                             "writes, with a list of notebooks)")
+        reports.append(data)
+    if not reports:
+        raise UsageError("no --json reports found under the given paths")
+    return classview.merge(reports)
 
 
 def main(argv=None) -> int:
@@ -901,10 +997,29 @@ def main(argv=None) -> int:
             raise UsageError("--timeout must be positive and --jobs at least 1")
         if not args.paths:
             raise UsageError("give at least one notebook or folder to grade")
-        lessons = load_lessons(args.solutions or [SOLUTIONS])
-        pairs, unmatched = find_notebooks(args.paths, lessons)
+        roster = None
+        if args.roster is not None:
+            try:
+                roster = classview.read_roster(args.roster)
+            except ValueError as e:
+                raise UsageError(str(e)) from None
+        previous = None
+        if args.compare is not None:
+            previous = _load_json_reports([args.compare])
+        outputs = (args.json, args.junit, args.csv, args.report, args.canvas, args.moodle)
+        if args.from_json:
+            if args.junit is not None:
+                raise UsageError("--junit needs grading; with --from-json use --report, "
+                                 "--csv, --canvas, --moodle or --json")
+            if args.csv is not None and args.csv_layout != "students":
+                raise UsageError("with --from-json, --csv needs --csv-layout students")
+            data = _load_json_reports(args.paths)
+            pairs, unmatched = [], []
+        else:
+            lessons = load_lessons(args.solutions or [SOLUTIONS])
+            pairs, unmatched = find_notebooks(args.paths, lessons)
         graded = {path.resolve() for path, _ in pairs}
-        for target in (args.json, args.junit, args.csv):  # checked before grading, not after
+        for target in outputs:  # checked before grading, not after
             if target is not None and target.resolve() in graded:
                 raise UsageError(f"{target}: a report would overwrite a notebook being graded")
             if target is not None and (target.is_dir() or not _writable(target.parent)):
@@ -915,17 +1030,40 @@ def main(argv=None) -> int:
     for path, why in unmatched:
         print(f"warning: {path}: {why}", file=sys.stderr)
 
-    reports = grade(pairs, timeout=args.timeout, jobs=args.jobs, seed=args.seed,
-                    unmatched=unmatched)
-    print(format_table(reports), end="")
-    for target, text in (
-        (args.json, lambda: json.dumps(to_json(reports), indent=2, ensure_ascii=False) + "\n"),
+    if not args.from_json:
+        reports = grade(pairs, timeout=args.timeout, jobs=args.jobs, seed=args.seed,
+                        unmatched=unmatched)
+        names = students_of(args.paths, pairs, unmatched)
+        for report in reports:
+            report.student = args.student or names.get(report.path, "")
+        print(format_table(reports), end="")
+        data = to_json(reports)
+    view = None
+    if roster is not None or any(t is not None for t in (args.report, args.canvas,
+                                                          args.moodle)) or \
+            previous is not None or args.from_json or args.csv_layout == "students":
+        view = classview.build(data, roster, args.duplicates)
+        if args.from_json or roster is not None or len(view.students) > 1:
+            print(classview.format_students(view), end="")
+    if previous is not None:
+        before = classview.build(previous, roster, args.duplicates)
+        print(classview.format_changes(classview.compare(before, view), str(args.compare)),
+              end="")
+    writers = [
+        (args.json, lambda: json.dumps(data, indent=2, ensure_ascii=False) + "\n"),
         (args.junit, lambda: to_junit(reports)),
-        (args.csv, lambda: to_csv(reports)),
-    ):
+        (args.csv, lambda: classview.students_csv(view) if args.csv_layout == "students"
+         else to_csv(reports)),
+        (args.canvas, lambda: classview.canvas_csv(view)),
+        (args.moodle, lambda: classview.moodle_csv(view)),
+        (args.report, lambda: classreport.render(view, data, args.lesson_url)),
+    ]
+    for target, text in writers:
         if target is not None:
             target.write_text(text(), encoding="utf-8")
-    return 0 if all_passed(reports) else 1
+    passed = data["total"].get("all_passed", False) and not any(
+        nb.get("unmatched") for nb in data["notebooks"])
+    return 0 if passed else 1
 
 
 def _writable(folder: Path) -> bool:
