@@ -8,7 +8,10 @@
 # `grade` prints the table, appends it to $GITHUB_STEP_SUMMARY when that is set, writes
 # grades.md, grades.json, grades.xml (JUnit) and grades.csv into $GRADES_DIR (default grades/),
 # and exits with the grader's status: 0 all passed, 1 some did not, 2 usage error.
-# $PYTHON picks the interpreter (default python); $GRADE_ARGS adds options (e.g. --timeout 120).
+# $PYTHON picks the interpreter (default python); $GRADE_ARGS adds options (e.g. --timeout 120);
+# $GRADE_STUDENT names the student in the reports (the workflow passes the repository's name),
+# so that a teacher can build one class report from every student's grades.json:
+#   python -m helpers.grade --from-json downloaded-artifacts/ --report class.html
 set -euo pipefail
 
 course="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,8 +29,11 @@ case "$step" in
     out="${GRADES_DIR:-grades}"
     mkdir -p "$out"
     status=0
+    student=()
+    if [ -n "${GRADE_STUDENT:-}" ]; then student=(--student "$GRADE_STUDENT"); fi
     # shellcheck disable=SC2086  # GRADE_ARGS is a list of options
     "$python" -m helpers.grade "$@" --solutions "$course/solutions" ${GRADE_ARGS:-} \
+      ${student[@]+"${student[@]}"} \
       --json "$out/grades.json" --junit "$out/grades.xml" --csv "$out/grades.csv" \
       > "$out/grades.md" || status=$?
     cat "$out/grades.md"
