@@ -1,7 +1,8 @@
 """Shared code of the attention course: one reference implementation per idea.
 
-Concepts: attention, masks, scaling, heads, positions, blocks, model (a tiny decoder-only
-language model), plots, examples (shared worked examples).
-Course machinery: checks (exercise checks), exercises (generates exercises/ from solutions/),
-notebooks (executes notebooks), benchmark.
+The course library, what lessons import: attention, masks, scaling, heads, positions, blocks,
+model (a tiny decoder-only language model), streaming, plots, widgets, examples (shared worked
+examples), and checks (the exercise checks, one module per lesson).
+The course machinery lives apart, in helpers.grade: the grading command and its plugin, the
+bridge to the student's kernel, exercise generation, the notebook runner, the benchmark.
 """

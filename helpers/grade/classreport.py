@@ -41,7 +41,8 @@ def _svg(fig) -> str:
     import matplotlib.pyplot as plt
 
     buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", bbox_inches="tight")
+    with plt.rc_context({"svg.fonttype": "none"}):  # text stays text: small, fast, selectable
+        fig.savefig(buffer, format="svg", bbox_inches="tight")
     plt.close(fig)
     text = buffer.getvalue()
     return text[text.index("<svg"):]  # inline: no XML prolog
@@ -52,12 +53,13 @@ def misconception_chart(view: ClassView) -> str:
     import matplotlib.pyplot as plt
     import seaborn as sns
 
-    import helpers.plots  # noqa: F401 - the course's fonts (a student's name may be 我)
-
     ranked = view.class_misconceptions()[:MAX_CHART_ROWS]
     if not ranked:
         return ""
     labels = [f"{m.label} ({', '.join(e.column for e in where)})" for m, where in ranked]
+    if any(0x2E80 <= ord(c) <= 0x9FFF or 0xAC00 <= ord(c) <= 0xD7AF or 0xF900 <= ord(c) <= 0xFFEF
+           for c in "".join(labels)):  # 我, say: the course's CJK font (DejaVu has √ and ≠)
+        import helpers.plots  # noqa: F401
     counts = [len(m.students) for m, _ in ranked]
     fig, ax = plt.subplots(figsize=(8.5, 0.38 * len(ranked) + 0.8))
     sns.barplot(x=counts, y=labels, color="#d9603b", ax=ax, orient="h")
