@@ -20,8 +20,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-
 from class_fixture import ABSENT, LESSONS, STUDENTS, UNLISTED, write_class
+
 from notebook_files import ROOT
 
 SCREENSHOT = (ROOT / "docs" / "screenshots" / "class-report.png"
@@ -150,7 +150,7 @@ def test_the_class_ranking_counts_students_across_exercises(graded):
     ranked = re.search(r'<table class="wrong" id="ranked">(.*?)</table>', graded["html"], re.S)
     rows = re.findall(r'data-diagnosis="([^"]+)" data-count="(\d+)"', ranked.group(1))
     students: dict[str, set] = defaultdict(set)
-    for (student, lesson), nb in counted(graded["data"]).items():
+    for (student, _), nb in counted(graded["data"]).items():
         for e in nb["exercises"]:
             if e["outcome"] == "failed":
                 students[e["diagnosis"]].add(student)

@@ -402,7 +402,7 @@ def test_a_syntax_error_is_an_error_named_after_its_cell(toy):
 
 def test_a_hanging_cell_is_cut_off_and_the_rest_is_graded(toy):
     hang = toy["by_case"]["hang"]
-    assert hang["ex1"]["status"] == "timeout"  # the check ran the student's endless loop
+    assert hang["ex1"]["status"] == "timeout", hang["ex1"]  # the check ran the endless loop
     assert hang["ex2"]["status"] == "timeout"  # the answer cell itself never ended
     assert f"{TOY_TIMEOUT} s" in hang["ex2"]["message"]
     assert hang["ex3"]["status"] == "passed"  # and the student's cell that raised is reported

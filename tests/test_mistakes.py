@@ -5,6 +5,7 @@ Each file in tests/mistakes/ is named after a lesson and holds MISTAKES, a list 
     kind:     "missing scale" the misconception, in a few words
     code:     the whole wrong answer cell
     expect:   a phrase the check's message must contain
+    id:       the diagnosis id the check must give (helpers/checks/diagnoses/ documents it)
 The solution notebook's cells run in-process, with the wrong answer in place of the right one.
 """
 
@@ -43,3 +44,7 @@ def test_wrong_answer_gets_teaching_message(lesson, mistake):
     assert mistake["expect"].lower() in str(error).lower(), (
         f"message should name the mistake ({mistake['expect']!r}); got: {error}"
     )
+    diagnosis = getattr(error, "diagnosis", "unnamed")
+    assert diagnosis != "unnamed", f"the check's failure has no diagnosis id: {error}"
+    if "id" in mistake:
+        assert diagnosis == mistake["id"], f"diagnosis {diagnosis}, expected {mistake['id']}"

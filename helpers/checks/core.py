@@ -114,8 +114,8 @@ def exercise(check):
             return check(*args, **kwargs)
         except CheckFailed as error:
             raise CheckFailed(str(error), error.diagnosis).with_traceback(None) from None
-        except AssertionError as error:
-            raise CheckFailed(str(error)).with_traceback(None) from None
+        except AssertionError as error:  # an `assert` of the student's own code
+            raise CheckFailed(str(error), "generic.own-assert").with_traceback(None) from None
         except NotImplementedError as error:
             raise _not_attempted(check.__name__, error).with_traceback(None) from None
         except Exception as error:
@@ -658,15 +658,15 @@ def _diagnose_shape(got, want, names, sizes, same):
 
 
 def _non_finite(got, want, names, same, factors):
-    for bad, what in ((np.isnan(got) & ~np.isnan(want), "NaN"),
-                      (np.isinf(got) & ~np.isinf(want), "inf")):
+    for bad, what, diagnosis in ((np.isnan(got) & ~np.isnan(want), "NaN", "generic.nan"),
+                                 (np.isinf(got) & ~np.isinf(want), "inf", "generic.inf")):
         if bad.any():
             where = tuple(int(i) for i in np.argwhere(bad)[0])
             share = f"{int(bad.sum())} of {bad.size} values"
             why = ("exp of a large score overflows to inf, inf / inf is NaN, and a row whose "
                    "every score is -inf gives 0 / 0 = NaN" if what == "NaN" else
                    "exp of a large number overflows, or a division by zero")
-            return (f"generic.{what.lower()}",
+            return (diagnosis,
                     f"your result contains {what} ({share}, the first at index {where}) where "
                     f"the reference has none: {why}.")
     return None

@@ -678,14 +678,7 @@ def check_attention_output(student_fn) -> None:
                  _naive_softmax(_masked(s, mask))),
             ]
             rounded = math.isqrt(d_k) ** 2 != d_k and math.isqrt(d_k) > 1
-            if rounded and math.isclose(math.isqrt(d_k), math.sqrt(t_k)):
-                w_mistakes.append((  # the same number two ways: name both
-                    "one_row.scale-rounded-or-t-k",
-                    f"you scaled by 1/{math.isqrt(d_k)}: that is either √T_k = √{t_k}, the "
-                    f"number of keys (k.shape[0]), or √d_k rounded down to a whole number "
-                    f"(√{d_k} = {root:.4g}). The scale is √d_k, the key width k.shape[-1], "
-                    "kept a float.", attention(q, k, v, mask, scale=1 / math.isqrt(d_k))[1]))
-            elif rounded:
+            if rounded:
                 w_mistakes.append((
                     "one_row.scale-rounded",
                     f"you scaled by 1/{math.isqrt(d_k)}: √d_k rounded down to a whole number; "

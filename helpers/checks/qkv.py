@@ -93,14 +93,15 @@ def _name_weight_roles(deps, name: str, outputs=None, xs=()) -> None:
     """
     outputs = outputs or {}
     used = {p: {a for a in deps[p] if a.startswith("w_")} for p in deps}
-    for a, b in (("q", "k"), ("k", "v"), ("q", "v")):
+    for a, b, diagnosis in (("q", "k", "qkv.q-k-swapped"), ("k", "v", "qkv.k-v-swapped"),
+                            ("q", "v", "qkv.q-v-swapped")):
         if used[a] == {_OWN[b]} and used[b] == {_OWN[a]}:
             core.fail(
                 f"{name}: your {a} and {b} are swapped: your {a} changes with {_OWN[b]} and "
                 f"your {b} with {_OWN[a]}. Either you used {_OWN[b]} for {a} and {_OWN[a]} for "
                 f"{b}, or you returned them in the wrong order: return (q, k, v), with "
                 f"{a} from {_OWN[a]} and {b} from {_OWN[b]}. {_WHAT[a]}; {_WHAT[b]}.",
-                f"qkv.{a}-{b}-swapped",
+                diagnosis,
             )
     shared = [w for w in ("w_q", "w_k", "w_v")
               if sum(used[p] == {w} for p in ("q", "k", "v")) >= 2]
@@ -216,9 +217,6 @@ def check_project_qkv(project_qkv) -> None:
                  f"your {p} is a single vector: you projected only the first token. One "
                  f"W_{_ROLE[p]} serves every token, so one product projects all T rows at once.",
                  ref[0]),
-                ("qkv.unprojected",
-                 f"your {p} is x itself, shape (T, d_model): the hidden state has to be "
-                 "projected (multiplied by its weight matrix) first.", x),
             ]
             if w.shape[0] == w.shape[1]:
                 mistakes.append((
@@ -271,7 +269,7 @@ def check_cross_attention_qkv(cross_attention_qkv) -> None:
                 f"when {'x_enc' if 'x_enc' in deps['q'] else 'x_dec'} changes: the queries come "
                 "from the decoder (q from x_dec), the sequence being updated; the encoder only "
                 "answers.", "qkv.q-from-encoder")
-        for p in ("k", "v"):
+        for p, diagnosis in (("k", "qkv.k-from-decoder"), ("v", "qkv.v-from-decoder")):
             if "x_dec" in deps[p] or "x_enc" not in deps[p]:
                 if "x_enc" in deps[p]:
                     what = (f"changes with x_dec as well as with x_enc: the decoder leaks into "
@@ -286,7 +284,7 @@ def check_cross_attention_qkv(cross_attention_qkv) -> None:
                     f"{name}: your {p} {what}. The {plural[p]} come from the encoder only: the "
                     f"decoder reads the encoder's tokens, so {_ROLE[p]} is a projection of "
                     "x_enc, one row per encoder token (with K and V from the decoder this is "
-                    "self-attention again).", f"qkv.{p}-from-decoder")
+                    "self-attention again).", diagnosis)
         _name_weight_roles(deps, name, dict(zip(parts, (q, k, v), strict=True)), (x_dec, x_enc))
         refs = dict(q=x_dec @ w_q, k=x_enc @ w_k, v=x_enc @ w_v)
         axes = dict(q=("T_dec", "d_k"), k=("T_enc", "d_k"), v=("T_enc", "d_v"))
@@ -753,7 +751,7 @@ def check_n_projection_params(n_projection_params) -> None:
             f"{tag}: your count changes when only T changes ({got:.0f} for T = {T}, "
             f"{longer:.0f} for T = {2 * T}): the weights do not depend on the sequence "
             "length. One W_Q serves every token, however many there are.",
-            "qkv.count-grows-with-T")
+            "qkv.count-grows-with-t")
         deeper = _count(n_projection_params, {**c, "n_layers": 2 * L}, name)
         core.require(
             deeper == 2 * got,

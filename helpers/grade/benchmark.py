@@ -4,6 +4,7 @@
     python -m helpers.grade.benchmark --no-pytest
     python -m helpers.grade.benchmark --grade 40 --no-pytest   # also grade 40 solved notebooks
     python -m helpers.grade.benchmark --grade 40 --no-pytest --no-lessons   # grading only
+    python -m helpers.grade.benchmark --class --no-pytest --no-lessons      # the class report
 
 Prints a Markdown table to paste into the README. Timings are measurements, never tests.
 """
@@ -55,6 +56,32 @@ def time_grading(count: int = 40, jobs: int = 2) -> float:
     return seconds
 
 
+def time_class(jobs: int = 2) -> tuple[float, float, int]:
+    """Grade tests/class_fixture.py's class (the class report's test class) with `jobs`, then
+    build its report from the JSON: (grading seconds, report seconds, notebooks)."""
+    import json
+
+    from helpers.grade import classreport, classview
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from class_fixture import write_class
+
+    with tempfile.TemporaryDirectory(prefix="grade-class-") as tmp:
+        klass, roster = write_class(Path(tmp))
+        out = Path(tmp) / "class.json"
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "helpers.grade", str(klass), "--roster",
+                        str(roster), "--jobs", str(jobs), "--json", str(out)], cwd=ROOT,
+                       capture_output=True, check=False)
+        graded = time.perf_counter() - start
+        data = json.loads(out.read_text(encoding="utf-8"))
+        start = time.perf_counter()
+        view = classview.build(data, classview.read_roster(roster))
+        classreport.render(view, data)
+        report = time.perf_counter() - start
+    return graded, report, len(data["notebooks"])
+
+
 def time_pytest() -> tuple[float, int]:
     start = time.perf_counter()
     result = subprocess.run([sys.executable, "-m", "pytest", "-q"], cwd=ROOT)
@@ -73,6 +100,8 @@ def main(argv=None) -> int:
         metavar="N",
         help="also time grading N solved notebooks with --jobs 2",
     )
+    parser.add_argument("--class", dest="klass", action="store_true",
+                        help="also time grading the class report's test class and its report")
     parser.add_argument("only", nargs="*", help="lesson names to time, e.g. 02_one_row")
     args = parser.parse_args(argv)
 
@@ -98,6 +127,10 @@ def main(argv=None) -> int:
     if args.grade:
         seconds = time_grading(args.grade, 2)
         print(f"\nGrading {args.grade} solved notebooks, --jobs 2: {seconds:.0f} s")
+    if args.klass:
+        graded, report, notebooks = time_class(2)
+        print(f"\nGrading the test class ({notebooks} notebooks), --jobs 2: {graded:.0f} s; "
+              f"building its report from the JSON: {report:.1f} s")
     if not args.no_pytest:
         seconds, code = time_pytest()
         print(f"\nWhole `pytest` run: {seconds:.0f} s (exit status {code})")

@@ -1,0 +1,99 @@
+"""What each diagnosis id means, and the lesson section that teaches it.
+
+Every CheckFailed carries a stable id ("masks.reversed-causal", "generic.transposed"). The
+files beside this one give each id a one-line label and the heading of the lesson section to
+reteach, one TOML file per lesson (NN_name.toml) and generic.toml for the diagnoses any
+exercise can get:
+
+    lesson = "04_masks"
+
+    [exercises]                     # the section that teaches each exercise
+    ex1 = "3. The causal mask"
+
+    [diagnoses."masks.reversed-causal"]
+    label = "The causal mask is reversed: each position reads the future, not the past"
+    section = "4. A mask the wrong way round"   # optional: else the exercise's section
+
+A section is the text of a Markdown heading in notebooks/NN_name.ipynb; `link` turns it into
+the anchor JupyterLab gives that heading. tests/test_diagnoses.py proves that every id a check
+can raise is here, that every id here is raised by at least one named wrong answer, and that
+every section is a heading of its lesson.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import tomllib
+
+HERE = Path(__file__).resolve().parent
+UNNAMED = "unnamed"  # the id of a failure nobody named: a test keeps it from ever being raised
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    id: str
+    label: str
+    lesson: str | None  # "04_masks"; None for a generic diagnosis
+    section: str | None  # a heading of that lesson; None: the exercise's own section
+
+    def where(self, lesson: str | None = None, exercise: str | None = None) -> tuple[str, str]:
+        """(lesson, heading) to reteach: this diagnosis's own, else the exercise's."""
+        home = self.lesson or lesson
+        if self.section and home:
+            return home, self.section
+        if home and exercise:
+            section = exercise_sections(home).get(exercise)
+            if section:
+                return home, section
+        return home or "", ""
+
+    def link(self, lesson: str | None = None, exercise: str | None = None) -> str:
+        """'notebooks/04_masks.ipynb#4.-A-mask-the-wrong-way-round', or '' when unknown."""
+        home, section = self.where(lesson, exercise)
+        if not home:
+            return ""
+        return f"notebooks/{home}.ipynb" + (f"#{anchor(section)}" if section else "")
+
+
+def anchor(heading: str) -> str:
+    """The id JupyterLab gives a Markdown heading: its text as rendered (no *, _ or `
+    markup, a link's text only), spaces turned into '-'."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip())
+    text = re.sub(r"(\*\*|\*|__|`)", "", text)
+    text = re.sub(r"(?<![A-Za-z0-9])_([^_]+)_(?![A-Za-z0-9])", r"\1", text)
+    return "-".join(text.split(" "))
+
+
+@functools.cache
+def _files() -> dict[str, dict]:
+    return {path.stem: tomllib.loads(path.read_text(encoding="utf-8"))
+            for path in sorted(HERE.glob("*.toml"))}
+
+
+@functools.cache
+def all_diagnoses() -> dict[str, Diagnosis]:
+    found: dict[str, Diagnosis] = {}
+    for stem, data in _files().items():
+        lesson = data.get("lesson")
+        for key, entry in data.get("diagnoses", {}).items():
+            if key in found:
+                raise ValueError(f"diagnosis {key} is in two files ({stem})")
+            found[key] = Diagnosis(key, entry["label"], lesson, entry.get("section"))
+    return found
+
+
+@functools.cache
+def exercise_sections(lesson: str) -> dict[str, str]:
+    """{"ex1": heading, ...} for a lesson."""
+    for data in _files().values():
+        if data.get("lesson") == lesson:
+            return dict(data.get("exercises", {}))
+    return {}
+
+
+def lookup(diagnosis_id: str) -> Diagnosis | None:
+    return all_diagnoses().get(diagnosis_id)
