@@ -47,6 +47,9 @@ class Opaque:
         return f"<{self.type_name} object the grader cannot read: {self.text}>"
 
 
+_opaque_classes: dict[str, type] = {}
+
+
 def _torch():
     return sys.modules.get("torch")  # only when this side has torch loaded already
 
@@ -232,8 +235,10 @@ class Decoder:
             generator = bit()
             generator.state = self(body["state"])
             return np.random.Generator(generator)
-        if tag == "opaque":
-            return Opaque(str(body[0]), str(body[1]))
+        if tag == "opaque":  # of a class named as the other side's, so messages name it
+            name = str(body[0]).rsplit(".", 1)[-1][:100] or "object"
+            cls = _opaque_classes.setdefault(name, type(name, (Opaque,), {}))
+            return cls(str(body[0]), str(body[1]))
         if tag == "library":
             return _lookup(str(body))
         if tag == "handle":
