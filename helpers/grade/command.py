@@ -60,7 +60,11 @@ from nbformat.validator import iter_validate  # noqa: E402
 from helpers.grade import bridge, classreport, classview, course, plugin  # noqa: E402
 from helpers.grade.classview import RULES  # noqa: E402
 from helpers.grade.exercises import is_check  # noqa: E402
-from helpers.grade.processes import become_subreaper, kill_descendants  # noqa: E402
+from helpers.grade.processes import (  # noqa: E402
+    become_subreaper,
+    descendants,
+    kill_descendants,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"
@@ -722,13 +726,14 @@ def grade(pairs, *, timeout: float = DEFAULT_TIMEOUT, jobs: int = 1, seed: int |
     if pending:
         snapshot = course.Snapshot.take(ROOT)
         become_subreaper()  # a process a notebook left in a new session is still ours to end
+        ours = set(descendants())  # the caller's own children (grade() as a library) live on
         with tempfile.TemporaryDirectory(prefix="grade-") as work:
             todo = pending
             while todo:
                 try:
                     _run_pass(todo, Path(work), timeout, jobs, snapshot=snapshot, seed=seed)
                 finally:
-                    kill_descendants()
+                    kill_descendants(keep=ours)
                 todo = [job for job in todo if not job.finished]
         late = snapshot.changes(ROOT)  # changed after the last notebook's own look
         snapshot.restore(ROOT, late, keep=ROOT / plugin.KEPT / "after-grading")
