@@ -477,6 +477,12 @@ def _function(cells, name: str) -> _Def | None:
 # ---------------------------------------------------------------- the rules
 
 
+def binds(cell: str, name: str) -> bool:
+    """Whether running this one cell binds `name` at module level (def, class, assignment,
+    import): how the grader finds an answer cell in a notebook without cell ids."""
+    return name in _read((cell,)).env
+
+
 def forbidden_uses(cells, name: str, forbidden) -> set[str]:
     """The forbidden callables the function `name` uses, worded as core.forbid words them.
 

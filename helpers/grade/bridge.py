@@ -27,7 +27,7 @@ from queue import Empty
 import numpy as np
 
 from helpers.grade import wire
-from helpers.grade.kernel import PREFIX
+from helpers.grade.kernel import PREFIX, rng_states, set_rng_states
 
 POLL = 0.05  # seconds between two looks at the kernel while the student's function runs
 GRACE = 5.0  # seconds the kernel has to answer an interrupt before it is stopped
@@ -223,14 +223,11 @@ class Bridge:
         instruments: list = []
         encode = _Encoder(self._handle, instruments)
         self.callback_error = None
-        rng = {"numpy": np.random.get_state()}
-        torch = sys.modules.get("torch")
-        if torch is not None:
-            rng["torch"] = torch.random.get_rng_state().numpy()  # numpy: no torch import there
+        rng = rng_states()  # the student's function sees the grader's global RNG, and moves it
         request = {"op": "call", "name": name, "args": encode(tuple(args)),
                    "kwargs": encode(dict(kwargs)), "rng": encode(rng)}
         done = self._exchange(json.dumps(request, separators=(",", ":")))
-        _restore_rng(done.get("rng", {}))
+        set_rng_states(done.get("rng", {}))
         for path, value in done.get("changed", []):
             _mirror(args, kwargs, path, value)
         for instrument, report in zip(instruments, done.get("reports", []), strict=False):
@@ -279,16 +276,6 @@ def _stop(kernel) -> None:
         kernel.stop()
     except Exception:  # noqa: BLE001 - the process is gone already
         kernel.__dict__.pop("km", None)
-
-
-def _restore_rng(states: dict) -> None:
-    if "numpy" in states:
-        state = states["numpy"]
-        np.random.set_state((str(state[0]), np.asarray(state[1], dtype=np.uint32),
-                             int(state[2]), int(state[3]), float(state[4])))
-    torch = sys.modules.get("torch")
-    if torch is not None and "torch" in states:
-        torch.random.set_rng_state(torch.from_numpy(np.asarray(states["torch"], np.uint8)))
 
 
 def _mirror(args, kwargs, path, value) -> None:

@@ -34,7 +34,6 @@ Exit status: 0 when every exercise passed, 1 when any did not, 2 for a usage err
 from __future__ import annotations
 
 import argparse
-import ast
 import csv
 import hmac
 import io
@@ -57,6 +56,7 @@ sys.modules.setdefault("rfc3987_syntax", None)
 import nbformat  # noqa: E402
 from nbformat.validator import iter_validate  # noqa: E402
 
+from helpers.checks import source  # noqa: E402
 from helpers.grade import bridge, classreport, classview, course, plugin  # noqa: E402
 from helpers.grade.classview import RULES  # noqa: E402
 from helpers.grade.exercises import is_check  # noqa: E402
@@ -307,7 +307,7 @@ def plan_copy(student, lesson: Lesson) -> tuple[list[Cell], list[Plan]]:
         position = len(cells)
         names = bridge.free_names(exercise.source)  # after the cell defining the answer, if any
         answer_cells = [i for i, c in enumerate(cells) if c.role == "student"
-                        and any(_defines(c.source, name) for name in names)]
+                        and any(source.binds(c.source, name) for name in names)]
         for cid in reversed(before):
             hits = [i for i, c in enumerate(cells) if c.origin == cid]
             if hits:
@@ -328,7 +328,7 @@ def plan_copy(student, lesson: Lesson) -> tuple[list[Cell], list[Plan]]:
         elif cell.role == "check":
             exercise = next(e for e in lesson.exercises if e.key == cell.exercise)
             answer_present = f"{exercise.key}-answer" in student_ids or any(
-                _defines(c.source, name) for c in student.cells if c.get("cell_type") == "code"
+                source.binds(c.source, name) for c in student.cells if c.get("cell_type") == "code"
                 for name in bridge.free_names(exercise.source))
             state = matched[exercise.check_id]
             if state == "missing":
@@ -338,25 +338,6 @@ def plan_copy(student, lesson: Lesson) -> tuple[list[Cell], list[Plan]]:
             plans[exercise.key] = Plan(exercise, index, segment, answer_present, tampered)
             segment = []
     return cells, [plans[e.key] for e in lesson.exercises]
-
-
-def _defines(source: str, name: str) -> bool:
-    """Whether a cell defines `name` (def, class, assignment, import): the answer cell of an
-    exercise, found by content in a notebook without cell ids."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return f"def {name}(" in source
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and \
-                node.name == name:
-            return True
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id == name:
-            return True
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
-                (a.asname or a.name) == name for a in node.names):
-            return True
-    return False
 
 
 def render_copy(cells: list[Cell], key: str, disabled=()) -> nbformat.NotebookNode:

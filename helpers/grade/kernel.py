@@ -100,7 +100,8 @@ def _same(a, b) -> bool:
     return a.shape == b.shape and np.array_equal(a, b, equal_nan=True)
 
 
-def _rng_states():
+def rng_states() -> dict:
+    """The global NumPy and (when loaded) torch RNG states, as data; both sides send them."""
     states = {"numpy": np.random.get_state()}
     torch = sys.modules.get("torch")
     if torch is not None:
@@ -108,7 +109,8 @@ def _rng_states():
     return states
 
 
-def _set_rng_states(states):
+def set_rng_states(states: dict) -> None:
+    """Put global RNG states from rng_states() in place (torch only when it is loaded)."""
     if "numpy" in states:
         state = states["numpy"]
         np.random.set_state((str(state[0]), np.asarray(state[1], dtype=np.uint32),
@@ -215,7 +217,7 @@ def make_server(namespace, ask=None):
         args, kwargs = request["args"], request["kwargs"]
         watched = [(path, value, None if _is_generator(value) else copy.deepcopy(value))
                    for path, value in _arrays(args, kwargs)]
-        _set_rng_states(request.get("rng", {}))
+        set_rng_states(request.get("rng", {}))
         try:
             result = fn(*args, **kwargs)
         except KeyboardInterrupt:
@@ -231,7 +233,7 @@ def make_server(namespace, ask=None):
             elif not _same(value, before):
                 changed.append([list(path), value])
         outcome["changed"] = changed
-        outcome["rng"] = _rng_states()
+        outcome["rng"] = rng_states()
         outcome["reports"] = [getattr(i, "__wire_report__", lambda: None)() for i in instruments]
         return outcome
 
