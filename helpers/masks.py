@@ -130,3 +130,39 @@ def sliding_window_mask(T: int, window: int) -> np.ndarray:
         )
     offset = np.arange(T)[:, None] - np.arange(T)[None, :]  # (T, T): i - j, how far back j is
     return (offset >= 0) & (offset < window)
+
+
+def _check_count(name: str, value, least: int = 1) -> int:
+    if isinstance(value, bool) or int(value) != value or value < least:
+        kind = "positive" if least == 1 else "non-negative"
+        raise ValueError(f"{name} must be a {kind} whole number; got {value!r}")
+    return int(value)
+
+
+def chunk_causal_mask(T_q: int, T_k: int) -> np.ndarray:
+    """(T_q, T_k): the T_q queries are the LAST T_q of T_k positions (lower-right aligned).
+
+    Query i sits at position T_k - T_q + i and reads keys 0..T_k - T_q + i: what a chunk of a
+    prefill, or one decoding step, needs after a KV cache of T_k - T_q positions. With
+    T_q == T_k it is causal_mask(T). (F.scaled_dot_product_attention's is_causal=True aligns
+    the triangle top-left instead: query i reads keys 0..i, wrong after a cache.)
+    """
+    T_q, T_k = _check_count("T_q", T_q), _check_count("T_k", T_k)
+    if T_q > T_k:
+        raise ValueError(
+            f"a chunk's queries are among its keys, so T_q <= T_k; got T_q={T_q}, T_k={T_k}"
+        )
+    return np.tri(T_q, T_k, k=T_k - T_q, dtype=bool)  # key j <= T_k - T_q + i
+
+
+def sink_window_mask(T: int, window: int, n_sink: int) -> np.ndarray:
+    """(T, T): a causal sliding window of `window` keys plus the first `n_sink` keys always.
+
+    StreamingLLM (Xiao et al. 2023, arXiv:2309.17453): keeping the first few tokens, the
+    "attention sinks", lets a windowed model stream far past its window. A sink is still a
+    key of the past: query i reads key j < n_sink only when j <= i.
+    """
+    n_sink = _check_count("n_sink", n_sink, least=0)
+    window_part = sliding_window_mask(T, window)  # checks T and window
+    sinks = np.arange(T)[None, :] < n_sink  # (1, T): the first n_sink keys
+    return window_part | (sinks & causal_mask(T))

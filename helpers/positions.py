@@ -56,11 +56,14 @@ class LearnedPositions(nn.Module):
         return self.table(positions)
 
 
-def apply_rope(x, positions=None, base: float = 10000.0):
+def apply_rope(x, positions=None, base: float = 10000.0, inv_freq=None):
     """Rotate each feature pair (2i, 2i+1) of x (..., T, d) by angle pos * base^(-2i/d).
 
     Apply it to q and k, not v: then q_m . k_n depends on m and n only through m - n.
-    positions: (T,) or broadcastable to x.shape[:-1]; defaults to 0..T-1.
+    positions: (T,) or broadcastable to x.shape[:-1]; defaults to 0..T-1. For heads
+        x (B, H, T, d), positions (B, T) give each sequence its own (left padding).
+    inv_freq: (d/2,) frequencies theta_i to use instead of base^(-2i/d) (scaled RoPE, see
+        `helpers.rope_scaling`); `base` is then ignored.
     """
     if x.ndim < 2 or x.shape[-1] % 2:
         raise ValueError(
@@ -69,7 +72,17 @@ def apply_rope(x, positions=None, base: float = 10000.0):
         )
     T, d = x.shape[-2], x.shape[-1]
     pos = np.arange(T) if positions is None else _to_numpy(positions)
-    inv_freq = base ** (-np.arange(0, d, 2) / d)  # (d/2,): theta_i
+    if x.ndim == 4 and pos.ndim == 2:
+        pos = pos[:, None, :]  # (B, 1, T): the same positions for every head
+    if inv_freq is None:
+        inv_freq = base ** (-np.arange(0, d, 2) / d)  # (d/2,): theta_i
+    else:
+        inv_freq = _to_numpy(inv_freq).astype(float)
+        if inv_freq.shape != (d // 2,):
+            raise ValueError(
+                f"inv_freq must hold one frequency per feature pair, shape (d/2,) = "
+                f"({d // 2},); got shape {inv_freq.shape}"
+            )
     angle = pos.astype(float)[..., None] * inv_freq  # (..., T, d/2)
     cos, sin = np.cos(angle), np.sin(angle)
     if isinstance(x, torch.Tensor):

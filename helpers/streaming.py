@@ -6,7 +6,8 @@ far (m) and the sum of exp(score - m) (z), and when a new block raises the maxim
 what was summed before by exp(m_old - m_new). Attention adds a third running quantity, the
 unnormalised output acc = sum_j exp(s_j - m) v_j, rescaled by the same factor. After the last
 block, out = acc / z: exactly softmax(s) v, without ever holding a full row of scores for
-every query at once.
+every query at once. The backward pass keeps only each query's log-sum-exp from the forward
+pass and recomputes the weights block by block from it (`attention_backward`).
 
 Shapes: q (..., T_q, d_k), k (..., T_k, d_k), v (..., T_k, d_v) -> out (..., T_q, d_v), as in
 `helpers.attention.attention`. Arrays keep their float dtype (float32 stays float32), so the
@@ -169,6 +170,7 @@ def tiled_attention(
     block_q: int | None = None,
     scale: float | None = None,
     return_stats: bool = False,
+    return_lse: bool = False,
 ):
     """softmax(q kᵀ scale, masked) v, computed over blocks of `block_k` keys at a time.
 
@@ -179,6 +181,8 @@ def tiled_attention(
     causal, window: masks computed from positions, tile by tile. Tiles that no query of the
         block may read (the future, or keys older than the window) are skipped.
     return_stats: also return a dict with the number of tiles computed and skipped.
+    return_lse: also return lse (..., T_q), each query's log Σ_j exp(score_j) = m + log z,
+        all FlashAttention keeps for its backward pass. Returns out, [lse], [stats].
     """
     q, k, v = (_as_array(t, n) for t, n in ((q, "q"), (k, "k"), (v, "v")))
     _check_qkv(q, k, v)
@@ -205,6 +209,7 @@ def tiled_attention(
     if mask is not None:
         lead = np.broadcast_shapes(lead, mask.shape[:-2])  # a batched mask batches the output
     out = np.empty(lead + (T_q, v.shape[-1]), dtype=np.result_type(q, k, v))
+    lse = np.empty(lead + (T_q,), dtype=out.dtype)
     past = T_k - T_q  # queries are the last T_q positions
     tiles = skipped = 0
     kt = np.swapaxes(k, -2, -1)  # (..., d_k, T_k), a view
@@ -238,9 +243,10 @@ def tiled_attention(
                 "Allow at least one key per query (a causal window always allows the diagonal)."
             )
         out[..., i0:i1, :] = acc / z[..., None]
-    if return_stats:
-        return out, {"tiles": tiles, "skipped": skipped}
-    return out
+        lse[..., i0:i1] = m + np.log(z)  # log Σ exp(s) = m + log Σ exp(s - m)
+    results = (out,) + ((lse,) if return_lse else ())
+    results += ({"tiles": tiles, "skipped": skipped},) if return_stats else ()
+    return results[0] if len(results) == 1 else results
 
 
 def naive_attention(q, k, v, mask=None, *, causal: bool = False, window=None, scale=None):
@@ -267,6 +273,109 @@ def naive_attention(q, k, v, mask=None, *, causal: bool = False, window=None, sc
     np.exp(scores, out=scores)
     scores /= scores.sum(axis=-1, keepdims=True)
     return scores @ v
+
+
+# ---------------------------------------------------------------------------- backward pass
+
+
+def attention_with_lse(q, k, v, mask=None, *, causal: bool = False, scale=None,
+                       block_k: int = 64):
+    """(out (..., T_q, d_v), lse (..., T_q)) in float64: the forward pass FlashAttention stores.
+
+    lse_i = log Σ_j exp(s_ij) over the allowed keys, s = q kᵀ · scale. From it the backward
+    pass recomputes any weight p_ij = exp(s_ij - lse_i) without keeping the T_q x T_k matrix.
+    """
+    q, k, v = (_as_array(t, n).astype(np.float64) for t, n in ((q, "q"), (k, "k"), (v, "v")))
+    return tiled_attention(q, k, v, mask, causal=causal, scale=scale, block_k=block_k,
+                           return_lse=True)
+
+
+def row_backward(q, k, v, lse, d_out, *, scale=None):
+    """One query's gradients from its log-sum-exp: (dq (d,), dk (T, d), dv (T, d_v)).
+
+    q (d,), k (T, d), v (T, d_v), lse = log Σ_j exp(s_j) with s_j = q · k_j · scale, and
+    d_out (d_v,) = dL/do for o = Σ_j p_j v_j. Through o: dv_j = p_j d_out and dp_j = v_j · d_out;
+    through softmax: ds_j = p_j (dp_j - Σ_l p_l dp_l), where Σ_l p_l dp_l = o · d_out; through
+    the scores: dq = scale Σ_j ds_j k_j and dk_j = scale ds_j q.
+    """
+    q, k, v, d_out = (_as_array(t, n) for t, n in ((q, "q"), (k, "k"), (v, "v"),
+                                                     (d_out, "d_out")))
+    if q.ndim != 1 or k.ndim != 2 or v.ndim != 2 or d_out.ndim != 1:
+        raise ValueError(
+            "row_backward takes one query: q (d,), k (T, d), v (T, d_v), d_out (d_v,); got "
+            f"q {q.shape}, k {k.shape}, v {v.shape}, d_out {d_out.shape}"
+        )
+    if k.shape[1] != q.shape[0] or v.shape[0] != k.shape[0] or d_out.shape[0] != v.shape[1]:
+        raise ValueError(
+            f"shapes do not fit: q (d,) = {q.shape}, k (T, d) = {k.shape}, v (T, d_v) = "
+            f"{v.shape}, d_out (d_v,) = {d_out.shape}"
+        )
+    if np.ndim(lse) != 0:
+        raise ValueError(f"lse is one number for one query; got shape {np.shape(lse)}")
+    scale = 1.0 / np.sqrt(q.shape[-1]) if scale is None else scale
+    p = np.exp(k @ q * scale - lse)  # (T,): the weights, recomputed
+    dv = p[:, None] * d_out[None, :]  # (T, d_v)
+    dp = v @ d_out  # (T,): dL/dp_j
+    ds = p * (dp - p @ dp)  # (T,): through the softmax
+    dq = scale * ds @ k  # (d,)
+    dk = scale * ds[:, None] * q[None, :]  # (T, d)
+    return dq, dk, dv
+
+
+def attention_backward(q, k, v, out, lse, d_out, *, mask=None, causal: bool = False,
+                       scale=None, block_k: int = 64):
+    """(dq, dk, dv) of out = softmax(q kᵀ · scale, masked) v, key block by key block.
+
+    q (..., T_q, d), k (..., T_k, d), v (..., T_k, d_v), out and d_out (..., T_q, d_v),
+    lse (..., T_q) from `attention_with_lse`; the leading axes of all of them are the same.
+    D = rowsum(d_out * out); then for each block of `block_k` keys: P = exp(S - lse),
+    dV = Pᵀ dO, dP = dO Vᵀ, dS = P (dP - D), dQ += dS K · scale, dK = dSᵀ Q · scale.
+    Holds at most a (T_q, block_k) block of P, dP and dS, never the T_q x T_k matrix.
+    """
+    q, k, v, out, lse, d_out = (
+        _as_array(t, n) for t, n in ((q, "q"), (k, "k"), (v, "v"), (out, "out"),
+                                     (lse, "lse"), (d_out, "d_out"))
+    )
+    _check_qkv(q, k, v)
+    block_k = _check_block("block_k", block_k)
+    T_q, T_k = q.shape[-2], k.shape[-2]
+    lead = q.shape[:-2]
+    want = {"k": (k, lead + k.shape[-2:]), "v": (v, lead + v.shape[-2:]),
+            "out": (out, lead + (T_q, v.shape[-1])), "d_out": (d_out, lead + (T_q, v.shape[-1])),
+            "lse": (lse, lead + (T_q,))}
+    for name, (t, shape) in want.items():
+        if t.shape != shape:
+            raise ValueError(
+                f"{name} must have shape {shape} (the leading axes of q {q.shape}); "
+                f"got {t.shape}"
+            )
+    if causal and T_q > T_k:
+        raise ValueError(f"causal attention needs T_q <= T_k; got T_q={T_q}, T_k={T_k}")
+    if mask is not None:
+        mask = np.asarray(mask)
+        if mask.dtype != np.bool_:
+            raise ValueError(f"mask must be boolean with True = may attend; got dtype {mask.dtype}")
+        mask = np.broadcast_to(mask, lead + (T_q, T_k))  # a view, not a copy
+    scale = 1.0 / np.sqrt(q.shape[-1]) if scale is None else scale
+    D = (d_out * out).sum(axis=-1)  # (..., T_q): Σ_j p_j dp_j = o · dO
+    dq, dk, dv = np.zeros_like(q), np.empty_like(k), np.empty_like(v)
+    q_pos = np.arange(T_k - T_q, T_k)  # queries are the last T_q positions
+    for j0 in range(0, T_k, block_k):
+        j1 = min(j0 + block_k, T_k)
+        k_blk, v_blk = k[..., j0:j1, :], v[..., j0:j1, :]  # (..., bk, d), (..., bk, d_v)
+        s = (q @ np.swapaxes(k_blk, -2, -1)) * scale  # (..., T_q, bk)
+        allowed = _tile_allowed(q_pos, np.arange(j0, j1), causal, None)
+        if mask is not None:
+            allowed = mask[..., j0:j1] if allowed is None else allowed & mask[..., j0:j1]
+        if allowed is not None:
+            s = np.where(allowed, s, -np.inf)  # a blocked key gets weight exp(-inf) = 0
+        p = np.exp(s - lse[..., None])  # (..., T_q, bk): the forward pass's weights, recomputed
+        dv[..., j0:j1, :] = np.swapaxes(p, -2, -1) @ d_out  # (..., bk, d_v)
+        dp = d_out @ np.swapaxes(v_blk, -2, -1)  # (..., T_q, bk)
+        ds = p * (dp - D[..., None])  # (..., T_q, bk)
+        dq += (ds @ k_blk) * scale  # (..., T_q, d)
+        dk[..., j0:j1, :] = (np.swapaxes(ds, -2, -1) @ q) * scale  # (..., bk, d)
+    return dq, dk, dv
 
 
 # ---------------------------------------------------------------------------- measuring

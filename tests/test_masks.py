@@ -2,8 +2,19 @@ import numpy as np
 import pytest
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
+from torch.nn.attention.bias import causal_lower_right, causal_upper_left
 
-from helpers.masks import additive_bias, causal_mask, padding_mask, to_mha, to_sdpa
+from helpers.masks import (
+    additive_bias,
+    causal_mask,
+    chunk_causal_mask,
+    padding_mask,
+    sink_window_mask,
+    sliding_window_mask,
+    to_mha,
+    to_sdpa,
+)
 
 
 def test_causal_mask_keeps_lower_triangle():
@@ -52,3 +63,59 @@ def test_conventions_roundtrip_and_match_torch_modules():
 def test_additive_bias_stays_on_the_masks_device():
     mask = torch.ones(2, 2, dtype=torch.bool, device="meta")
     assert additive_bias(mask).device.type == "meta"
+
+
+@pytest.mark.parametrize("T_q, T_k", [(1, 1), (1, 6), (3, 7), (5, 5), (4, 9)])
+def test_chunk_causal_mask_equals_torchs_lower_right_bias(T_q, T_k):
+    m = chunk_causal_mask(T_q, T_k)
+    assert m.dtype == bool and m.shape == (T_q, T_k)
+    want = causal_lower_right(T_q, T_k)._materialize()
+    np.testing.assert_array_equal(m, want.numpy())
+    # and SDPA with the mask gives SDPA with torch's lower-right bias
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(2, n, 4, generator=g) for n in (T_q, T_k, T_k))
+    torch.testing.assert_close(
+        F.scaled_dot_product_attention(q, k, v, attn_mask=torch.as_tensor(m)),
+        F.scaled_dot_product_attention(q, k, v, attn_mask=causal_lower_right(T_q, T_k)),
+    )
+    if T_q < T_k:  # is_causal=True aligns top-left: a different mask
+        assert not np.array_equal(m, causal_upper_left(T_q, T_k)._materialize().numpy())
+    if T_q == T_k:
+        np.testing.assert_array_equal(m, causal_mask(T_q))
+
+
+def test_chunk_causal_mask_of_one_decoding_step_reads_everything():
+    assert chunk_causal_mask(1, 4).tolist() == [[True, True, True, True]]
+    assert chunk_causal_mask(2, 4).tolist() == [[True, True, True, False], [True] * 4]
+
+
+@pytest.mark.parametrize("T_q, T_k, match", [(3, 2, "T_q <= T_k; got T_q=3, T_k=2"),
+                                             (0, 2, "T_q must be a positive"),
+                                             (1, 2.5, "T_k must be a positive")])
+def test_chunk_causal_mask_errors(T_q, T_k, match):
+    with pytest.raises(ValueError, match=match):
+        chunk_causal_mask(T_q, T_k)
+
+
+def test_sink_window_mask_on_small_cases():
+    # window 2, one sink: the last two keys and key 0
+    assert np.array_equal(sink_window_mask(5, 2, 1), np.array([
+        [1, 0, 0, 0, 0],
+        [1, 1, 0, 0, 0],
+        [1, 1, 1, 0, 0],
+        [1, 0, 1, 1, 0],
+        [1, 0, 0, 1, 1],
+    ], dtype=bool))
+    # two sinks and a window of one: only the diagonal plus keys 0 and 1 of the past
+    assert np.array_equal(sink_window_mask(4, 1, 2), np.array([
+        [1, 0, 0, 0],
+        [1, 1, 0, 0],
+        [1, 1, 1, 0],
+        [1, 1, 0, 1],
+    ], dtype=bool))
+    np.testing.assert_array_equal(sink_window_mask(6, 3, 0), sliding_window_mask(6, 3))
+    np.testing.assert_array_equal(sink_window_mask(6, 6, 2), causal_mask(6))
+    with pytest.raises(ValueError, match="n_sink must be a non-negative whole number"):
+        sink_window_mask(4, 2, -1)
+    with pytest.raises(ValueError, match="window must be a positive"):
+        sink_window_mask(4, 0, 1)

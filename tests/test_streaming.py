@@ -10,7 +10,9 @@ from helpers.attention import attention, softmax
 from helpers.masks import causal_mask, padding_mask, sliding_window_mask
 from helpers.streaming import (
     aten_ops,
+    attention_backward,
     attention_step,
+    attention_with_lse,
     fit_slope,
     layer_flops,
     median_time,
@@ -18,6 +20,7 @@ from helpers.streaming import (
     online_max_sum,
     online_softmax,
     peak_memory,
+    row_backward,
     softmax_step,
     tiled_attention,
 )
@@ -221,3 +224,128 @@ def test_aten_ops_names_the_kernels():
     assert out.shape == q.shape
     _, ops = aten_ops(attention, q, q, q)
     assert ops.count("bmm") == 2 and "exp" in ops
+
+
+# ---------------------------------------------------------------------------- backward pass
+
+
+def torch_grads(q, k, v, d_out, mask=None, scale=None):
+    """(out, lse, dq, dk, dv) by torch autograd of softmax(q kᵀ · scale, masked) v, float64."""
+    q, k, v = (torch.tensor(t, dtype=torch.float64, requires_grad=True) for t in (q, k, v))
+    scale = 1 / math.sqrt(q.shape[-1]) if scale is None else scale
+    s = q @ k.transpose(-2, -1) * scale
+    if mask is not None:
+        s = s.masked_fill(~torch.as_tensor(mask), float("-inf"))
+    out = torch.softmax(s, dim=-1) @ v
+    out.backward(torch.as_tensor(d_out))
+    lse = torch.logsumexp(s, dim=-1)
+    return [t.detach().numpy() for t in (out, lse, q.grad, k.grad, v.grad)]
+
+
+def test_attention_with_lse_is_attention_and_logsumexp():
+    q, k, v = qkv((2, 3, 21, 8), T_k=30, dtype=np.float32)
+    out, lse = attention_with_lse(q, k, v, block_k=7)
+    assert out.dtype == lse.dtype == np.float64 and lse.shape == (2, 3, 21)
+    want_out, want_lse, *_ = torch_grads(q, k, v, np.zeros((2, 3, 21, 5)))
+    np.testing.assert_allclose(out, want_out, rtol=1e-10)
+    np.testing.assert_allclose(lse, want_lse, rtol=1e-10)
+    # with a causal mask (queries are the last 21 of 30 positions) and with a boolean mask
+    mask = np.tri(21, 30, k=9, dtype=bool)
+    out, lse = attention_with_lse(q, k, v, causal=True, block_k=4)
+    want_out, want_lse, *_ = torch_grads(q, k, v, np.zeros((2, 3, 21, 5)), mask)
+    np.testing.assert_allclose(lse, want_lse, rtol=1e-10)
+    out2, lse2 = attention_with_lse(q, k, v, mask)
+    np.testing.assert_allclose(lse2, lse, rtol=1e-12)
+    np.testing.assert_allclose(out2, want_out, rtol=1e-10)
+    _, lse3 = tiled_attention(q.astype(float), k, v, return_lse=True, block_k=5)
+    np.testing.assert_allclose(np.exp(lse3), np.exp(attention_with_lse(q, k, v)[1]), rtol=1e-10)
+
+
+@pytest.mark.parametrize("T, scale", [(1, None), (9, None), (6, 0.7)])
+def test_row_backward_equals_torch_autograd(T, scale):
+    rng = np.random.default_rng(T)
+    q, k, v, d_out = rng.normal(size=5), rng.normal(size=(T, 5)), rng.normal(size=(T, 3)), \
+        rng.normal(size=3)
+    _, lse, dq, dk, dv = torch_grads(q[None], k, v, d_out[None], scale=scale)
+    got = row_backward(q, k, v, float(lse[0]), d_out, scale=scale)
+    for g, want, shape in zip(got, (dq[0], dk, dv), ((5,), (T, 5), (T, 3)), strict=True):
+        assert g.shape == shape
+        np.testing.assert_allclose(g, want, rtol=1e-10, atol=1e-12)
+
+
+def test_row_backward_needs_the_right_lse():
+    rng = np.random.default_rng(0)
+    q, k, v, d_out = rng.normal(size=4), rng.normal(size=(6, 4)), rng.normal(size=(6, 2)), \
+        rng.normal(size=2)
+    lse = np.log(np.exp(k @ q / 2).sum())
+    dq, dk, dv = row_backward(q, k, v, lse, d_out)
+    assert np.isclose(dv.sum(), d_out.sum())  # the weights sum to 1: Σ_j dv_j = d_out
+    np.testing.assert_allclose(dk.sum(axis=0) @ q, 0, atol=1e-12)  # shifting all scores: no change
+    wrong = row_backward(q, k, v, lse + 1.0, d_out)[2]  # weights e times too small
+    np.testing.assert_allclose(wrong, dv / math.e)
+    with pytest.raises(ValueError, match="one query"):
+        row_backward(q[None], k, v, lse, d_out)
+    with pytest.raises(ValueError, match="shapes do not fit"):
+        row_backward(q, k[:, :3], v, lse, d_out)
+    with pytest.raises(ValueError, match="one number"):
+        row_backward(q, k, v, np.array([lse]), d_out)
+
+
+@pytest.mark.parametrize("causal, block_k", [(False, 64), (False, 5), (True, 7), (True, 1)])
+def test_attention_backward_equals_torch_autograd(causal, block_k):
+    q, k, v = qkv((2, 2, 17, 6), T_k=23, d_v=4, seed=3)
+    d_out = np.random.default_rng(9).normal(size=(2, 2, 17, 4))
+    out, lse = attention_with_lse(q, k, v, causal=causal)
+    mask = np.tri(17, 23, k=6, dtype=bool) if causal else None
+    want_out, _, dq, dk, dv = torch_grads(q, k, v, d_out, mask)
+    np.testing.assert_allclose(out, want_out, rtol=1e-10)
+    got = attention_backward(q, k, v, out, lse, d_out, causal=causal, block_k=block_k)
+    for g, want in zip(got, (dq, dk, dv), strict=True):
+        np.testing.assert_allclose(g, want, rtol=1e-9, atol=1e-12)
+
+
+def test_attention_backward_with_a_mask_and_a_scale():
+    q, k, v = qkv((3, 12, 4), d_v=2, seed=4)
+    mask = np.random.default_rng(5).random((3, 12, 12)) > 0.5
+    mask[..., 0] = True
+    d_out = np.random.default_rng(6).normal(size=(3, 12, 2))
+    out, lse = attention_with_lse(q, k, v, mask, scale=0.3)
+    _, _, dq, dk, dv = torch_grads(q, k, v, d_out, mask, scale=0.3)
+    got = attention_backward(q, k, v, out, lse, d_out, mask=mask, scale=0.3, block_k=5)
+    for g, want in zip(got, (dq, dk, dv), strict=True):
+        np.testing.assert_allclose(g, want, rtol=1e-9, atol=1e-12)
+    with pytest.raises(ValueError, match=r"lse must have shape \(3, 12\)"):
+        attention_backward(q, k, v, out, lse[..., :5], d_out)
+    with pytest.raises(ValueError, match="boolean"):
+        attention_backward(q, k, v, out, lse, d_out, mask=mask.astype(float))
+
+
+def naive_backward(q, k, v, d_out):
+    """The textbook backward: the full T x T weight matrix and its gradient."""
+    scale = 1 / math.sqrt(q.shape[-1])
+    p = q @ k.T * scale  # (T, T)
+    p = np.exp(p - p.max(axis=-1, keepdims=True))
+    p /= p.sum(axis=-1, keepdims=True)
+    out = p @ v
+    dp = d_out @ v.T  # (T, T)
+    ds = p * (dp - (d_out * out).sum(axis=-1, keepdims=True))
+    return ds @ k * scale, ds.T @ q * scale, p.T @ d_out
+
+
+def test_backward_memory_grows_like_t_while_the_naive_one_holds_t_by_t():
+    peaks = {"blocked": [], "naive": []}
+    Ts = [256, 1024]
+    for T in Ts:
+        q, k, v = qkv((T, 8), d_v=8)
+        d_out = np.ones((T, 8))
+        out, lse = attention_with_lse(q, k, v)
+        peaks["blocked"].append(peak_memory(attention_backward, q, k, v, out, lse, d_out,
+                                            block_k=64)[1])
+        got, peak = peak_memory(naive_backward, q, k, v, d_out)
+        peaks["naive"].append(peak)
+    np.testing.assert_allclose(got[1], attention_backward(q, k, v, out, lse, d_out)[1],
+                               rtol=1e-8, atol=1e-12)
+    assert peaks["naive"][-1] >= 2 * 8 * 1024**2  # P and dP, float64
+    assert fit_slope(Ts, peaks["naive"]) > 1.8
+    assert fit_slope(Ts, peaks["blocked"]) < 1.2
+    assert peaks["blocked"][-1] < peaks["naive"][-1] / 5

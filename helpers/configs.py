@@ -1,0 +1,168 @@
+"""Attention configurations of published models, and what their KV cache costs.
+
+Each preset gives its source: a page a learner can open and where in it the numbers are.
+Every cached position keeps, in every layer, a key and a value per key/value head:
+    2 · n_layers · n_kv_heads · d_head numbers per token (GQA divides by H / H_kv),
+and a sliding window keeps only the last `window` positions. Multi-head latent attention
+(DeepSeek-V2) caches one latent c (kv_latent numbers) and one shared RoPE key
+(rope_head_dim numbers) per layer instead: (kv_latent + rope_head_dim) · n_layers.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import asdict, dataclass, fields
+
+
+def _whole(name: str, value, least: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or int(value) != value \
+            or value < least:
+        kind = "positive" if least == 1 else "non-negative"
+        raise ValueError(f"{name} must be a {kind} whole number; got {value!r}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """The attention shapes of one model (per layer: n_heads query heads of width d_head).
+
+    window: sliding-window length (None: every position is kept).
+    kv_latent, rope_head_dim: MLA's d_c and d_h^R (None: standard K/V cache).
+    source: where the numbers come from (a URL, and where in it).
+    n_params: the published total number of parameters (None: unknown), for weight bytes.
+    """
+
+    name: str
+    n_layers: int
+    n_heads: int
+    n_kv_heads: int
+    d_model: int
+    d_head: int
+    window: int | None = None
+    kv_latent: int | None = None
+    rope_head_dim: int | None = None
+    source: str = ""
+    n_params: int | None = None
+
+    def __post_init__(self):
+        for f in ("n_layers", "n_heads", "n_kv_heads", "d_model", "d_head"):
+            _whole(f, getattr(self, f))
+        if self.n_heads % self.n_kv_heads:
+            raise ValueError(
+                f"n_heads must be a multiple of n_kv_heads (groups of query heads share a "
+                f"key/value head); got n_heads={self.n_heads}, n_kv_heads={self.n_kv_heads}"
+            )
+        for f in ("window", "kv_latent", "rope_head_dim", "n_params"):
+            if getattr(self, f) is not None:
+                _whole(f, getattr(self, f))
+        if (self.kv_latent is None) != (self.rope_head_dim is None):
+            raise ValueError(
+                "an MLA config sets both kv_latent (d_c) and rope_head_dim (d_h^R); got "
+                f"kv_latent={self.kv_latent!r}, rope_head_dim={self.rope_head_dim!r}"
+            )
+
+    @property
+    def is_mla(self) -> bool:
+        return self.kv_latent is not None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+PRESETS: dict[str, ModelConfig] = {
+    c.name: c
+    for c in (
+        ModelConfig(
+            "GPT-2 small", n_layers=12, n_heads=12, n_kv_heads=12, d_model=768, d_head=64,
+            source="https://huggingface.co/openai-community/gpt2/blob/main/config.json: "
+            "n_layer = 12, n_head = 12, n_embd = 768 (d_head = 768 / 12); 124,439,808 "
+            "parameters with the tied embedding (vocab 50257, 1024 positions)",
+            n_params=124_439_808,
+        ),
+        ModelConfig(
+            "Llama-2-7B", n_layers=32, n_heads=32, n_kv_heads=32, d_model=4096, d_head=128,
+            source="Touvron et al. 2023, https://arxiv.org/abs/2307.09288 Table 1 (GQA only "
+            "for 34B and 70B); https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/"
+            "config.json: num_hidden_layers, num_attention_heads, num_key_value_heads, "
+            "hidden_size; 6,738,415,616 parameters (vocab 32000, intermediate_size 11008)",
+            n_params=6_738_415_616,
+        ),
+        ModelConfig(
+            "Llama-3-8B", n_layers=32, n_heads=32, n_kv_heads=8, d_model=4096, d_head=128,
+            source="https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json: "
+            "num_hidden_layers = 32, num_attention_heads = 32, num_key_value_heads = 8, "
+            "hidden_size = 4096; 8,030,261,248 parameters (vocab 128256, intermediate_size "
+            "14336)",
+            n_params=8_030_261_248,
+        ),
+        ModelConfig(
+            "Mistral-7B", n_layers=32, n_heads=32, n_kv_heads=8, d_model=4096, d_head=128,
+            window=4096,
+            source="Jiang et al. 2023, https://arxiv.org/abs/2310.06825 Table 1: dim, n_layers, "
+            "head_dim, n_heads, n_kv_heads, window_size; 7,241,732,096 parameters (vocab "
+            "32000, hidden_dim 14336)",
+            n_params=7_241_732_096,
+        ),
+        ModelConfig(
+            "DeepSeek-V2", n_layers=60, n_heads=128, n_kv_heads=128, d_model=5120, d_head=128,
+            kv_latent=512, rope_head_dim=64,
+            source="DeepSeek-AI 2024, https://arxiv.org/abs/2405.04434 §2.1 (MLA, eqs 9-19; "
+            "Table 1: (d_c + d_h^R) l cache elements per token) and §3.1.2 hyper-parameters: "
+            "60 layers, hidden 5120, n_h = 128, d_h = 128, d_c = 512, d_h^R = 64; "
+            "https://huggingface.co/deepseek-ai/DeepSeek-V2/blob/main/config.json: "
+            "kv_lora_rank, qk_rope_head_dim; 236B parameters in total, 21B activated per "
+            "token (abstract)",
+            n_params=236_000_000_000,
+        ),
+    )
+}
+
+
+def as_config(config) -> ModelConfig:
+    """A ModelConfig, or a dict with ModelConfig's keys (name and source may be left out)."""
+    if isinstance(config, ModelConfig):
+        return config
+    if not isinstance(config, dict):
+        raise ValueError(
+            f"config must be a ModelConfig or a dict of its fields; got {type(config).__name__}"
+        )
+    known = {f.name for f in fields(ModelConfig)}
+    unknown = sorted(set(config) - known)
+    if unknown:
+        raise ValueError(f"config has unknown keys {unknown}; the keys are {sorted(known)}")
+    required = ("n_layers", "n_heads", "n_kv_heads", "d_model", "d_head")
+    missing = [key for key in required if key not in config]
+    if missing:
+        raise ValueError(f"config is missing {missing}; it needs {list(required)}")
+    return ModelConfig(**{"name": "(dict)", **config})
+
+
+def _bytes(bytes_per_value) -> float:
+    if isinstance(bytes_per_value, bool) or not isinstance(bytes_per_value, numbers.Real) \
+            or not bytes_per_value > 0:
+        raise ValueError(
+            f"bytes_per_value must be a positive number (2 for bf16/fp16, 4 for float32); "
+            f"got {bytes_per_value!r}"
+        )
+    return bytes_per_value
+
+
+def kv_values_per_token(config) -> int:
+    """Numbers one cached position holds over all layers."""
+    c = as_config(config)
+    if c.is_mla:
+        return (c.kv_latent + c.rope_head_dim) * c.n_layers  # one latent + one RoPE key
+    return 2 * c.n_layers * c.n_kv_heads * c.d_head  # a key and a value per kv head
+
+
+def kv_bytes_per_token(config, bytes_per_value=2) -> int:
+    """Bytes of KV cache one position costs, over all layers."""
+    return int(kv_values_per_token(config) * _bytes(bytes_per_value))
+
+
+def kv_cache_bytes(config, T: int, batch: int = 1, bytes_per_value=2) -> int:
+    """Bytes of KV cache for `batch` sequences of T tokens; a window keeps min(T, window)."""
+    c = as_config(config)
+    T, batch = _whole("T", T, least=0), _whole("batch", batch)
+    kept = T if c.window is None else min(T, c.window)
+    return int(kv_values_per_token(c) * kept * batch * _bytes(bytes_per_value))

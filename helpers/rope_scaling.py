@@ -1,0 +1,99 @@
+"""Longer contexts for a RoPE model by changing its rotation frequencies.
+
+RoPE turns feature pair i of the token at position m by m · θ_i, θ_i = base^(-2i/d). A model
+trained on L positions has seen angles up to L · θ_i only. To run it at s · L positions
+(s = `factor`):
+- position interpolation (Chen et al. 2023, arXiv:2306.15595) divides every position by s:
+  all angles stay in the trained range, but neighbouring tokens get closer in angle;
+- "NTK-aware" scaling (bloc97 2023; YaRN paper arXiv:2309.00071 §3.1) raises the base to
+  base · s^(d/(d-2)): the fastest pair (i = 0) keeps its frequency and the slowest is
+  divided by exactly s, so high frequencies (local order) are untouched;
+- YaRN's "NTK-by-parts" (arXiv:2309.00071 §3.2) interpolates only the pairs whose wavelength
+  is long compared with L, leaves the short ones alone and ramps linearly in between; §3.3
+  also sharpens the softmax by `yarn_attention_scale(s)`.
+Angles are NumPy float64; pass the frequencies to `helpers.positions.apply_rope(inv_freq=)`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+
+def _check_width(d) -> int:
+    if isinstance(d, bool) or int(d) != d or d < 2 or d % 2:
+        raise ValueError(f"d must be an even positive head width (pairs of features); got {d!r}")
+    return int(d)
+
+
+def _check_positive(name: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0:
+        raise ValueError(f"{name} must be a positive number; got {value!r}")
+    return float(value)
+
+
+def rope_inv_frequencies(d: int, base: float = 10000.0) -> np.ndarray:
+    """(d/2,): θ_i = base^(-2i/d), from 1 (pair 0, fastest) down to base^(-(d-2)/d)."""
+    d, base = _check_width(d), _check_positive("base", base)
+    return base ** (-np.arange(0, d, 2) / d)
+
+
+def rope_angles(positions, inv_freq) -> np.ndarray:
+    """(T,) positions, (d/2,) frequencies -> (T, d/2) angles positions[t] · inv_freq[i]."""
+    positions = np.asarray(positions, dtype=float)
+    inv_freq = np.asarray(inv_freq, dtype=float)
+    if positions.ndim != 1 or inv_freq.ndim != 1:
+        raise ValueError(
+            f"positions must be (T,) and inv_freq (d/2,); got shapes {positions.shape} "
+            f"and {inv_freq.shape}"
+        )
+    return positions[:, None] * inv_freq[None, :]  # (T, d/2)
+
+
+def interpolated_rope_angles(positions, d: int, factor: float, base: float = 10000.0):
+    """(T, d/2) angles of position interpolation: (positions / factor) · θ_i."""
+    factor = _check_positive("factor", factor)
+    return rope_angles(np.asarray(positions, dtype=float) / factor, rope_inv_frequencies(d, base))
+
+
+def ntk_inv_frequencies(d: int, factor: float, base: float = 10000.0) -> np.ndarray:
+    """(d/2,) θ_i with the base raised to base · factor^(d/(d-2)) ("NTK-aware" scaling)."""
+    d, factor = _check_width(d), _check_positive("factor", factor)
+    if d == 2:
+        raise ValueError("NTK-aware scaling needs d >= 4: with one pair, d/(d-2) divides by 0")
+    return rope_inv_frequencies(d, _check_positive("base", base) * factor ** (d / (d - 2)))
+
+
+def yarn_ramp(r, beta_slow: float = 1.0, beta_fast: float = 32.0):
+    """γ(r): 0 below beta_slow (interpolate), 1 above beta_fast (keep), linear in between.
+
+    r = L / λ_i is how many full turns pair i makes over the trained length L.
+    """
+    if not beta_fast > beta_slow:
+        raise ValueError(
+            f"beta_fast must be larger than beta_slow; got beta_fast={beta_fast}, "
+            f"beta_slow={beta_slow}"
+        )
+    return np.clip((np.asarray(r, dtype=float) - beta_slow) / (beta_fast - beta_slow), 0.0, 1.0)
+
+
+def yarn_inv_frequencies(d: int, factor: float, original_max_len: int, base: float = 10000.0,
+                         beta_fast: float = 32.0, beta_slow: float = 1.0) -> np.ndarray:
+    """(d/2,) θ_i' = (1 - γ(r_i)) θ_i / s + γ(r_i) θ_i with r_i = L / λ_i, λ_i = 2π / θ_i.
+
+    Pairs that turn more than beta_fast times over L keep θ_i; pairs that turn less than
+    beta_slow times are interpolated (θ_i / s); the ones in between are blended.
+    """
+    factor = _check_positive("factor", factor)
+    L = _check_positive("original_max_len", original_max_len)
+    theta = rope_inv_frequencies(d, base)  # (d/2,)
+    r = L / (2 * math.pi / theta)  # (d/2,): turns over the trained length
+    gamma = yarn_ramp(r, beta_slow, beta_fast)
+    return (1 - gamma) * theta / factor + gamma * theta
+
+
+def yarn_attention_scale(factor: float) -> float:
+    """YaRN's √(1/t) = 0.1 · ln(s) + 1 (§3.3): multiply q and k by it (the logits by its square)."""
+    return 0.1 * math.log(_check_positive("factor", factor)) + 1.0

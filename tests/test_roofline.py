@@ -1,0 +1,120 @@
+"""helpers.roofline: arithmetic intensity, the roofline, and decode versus prefill."""
+
+import numpy as np
+import pytest
+
+from helpers.blocks import FeedForward, count_parameters
+from helpers.configs import PRESETS
+from helpers.gqa import GroupedQueryAttention
+from helpers.latent import LatentAttention
+from helpers.roofline import (
+    attainable_flops,
+    decode_step,
+    estimate_params,
+    matmul_intensity,
+    measure_bandwidth,
+    measure_matmul_flops,
+    prefill_step,
+)
+from helpers.streaming import layer_flops
+
+SMALL = {"n_layers": 2, "n_heads": 4, "n_kv_heads": 2, "d_model": 8, "d_head": 2,
+         "window": None}
+
+
+def test_measurements_return_rates():  # no timing is asserted: the machine is shared
+    assert measure_matmul_flops(n=64, repeats=2) > 0
+    assert measure_bandwidth(n_bytes=2**20, repeats=2) > 0
+    with pytest.raises(ValueError, match="repeats must be a positive"):
+        measure_bandwidth(n_bytes=2**10, repeats=0)
+
+
+def test_matmul_intensity_on_stated_sizes():
+    assert matmul_intensity(1024, 1024, 1024) == pytest.approx(1024 / 6)  # 2n³ / (4 · 3n²)
+    assert matmul_intensity(2, 3, 4, bytes_per_value=1) == 48 / (6 + 12 + 8)
+    # one token through a 4096 x 4096 bf16 weight: under 1 FLOP per byte
+    assert matmul_intensity(1, 4096, 4096, 2) == pytest.approx(1.0, rel=1e-3)
+    assert matmul_intensity(1, 4096, 4096, 2) < 1
+
+
+def test_attainable_flops_is_the_roofline():
+    assert attainable_flops(2.0, peak_flops=100.0, bandwidth=10.0) == 20.0  # memory-bound
+    assert attainable_flops(50.0, peak_flops=100.0, bandwidth=10.0) == 100.0  # compute-bound
+    np.testing.assert_array_equal(attainable_flops([1, 10, 20], 100.0, 10.0), [10, 100, 100])
+    with pytest.raises(ValueError, match="positive"):
+        attainable_flops(1.0, 0, 1)
+
+
+def test_estimate_params_counts_the_course_modules():
+    # attention: the GQA module's own weights; FFN: 8 d_model² = a 4 d_model-wide FFN
+    attn = count_parameters(GroupedQueryAttention(8, 4, 2))
+    ffn = count_parameters(FeedForward(8, 32, bias=False))
+    assert estimate_params(SMALL) == 2 * (attn + ffn) == 2 * (192 + 512)
+    mla = {"n_layers": 1, "n_heads": 4, "n_kv_heads": 4, "d_model": 32, "d_head": 8,
+           "kv_latent": 12, "rope_head_dim": 4}
+    mla_attn = count_parameters(LatentAttention(32, 4, 8, 12, 4))
+    assert estimate_params(mla) == mla_attn + 8 * 32**2
+    # Llama-3-8B without embeddings and with its real FFN (3 · 4096 · 14336) is 6.98e9
+    assert estimate_params(PRESETS["Llama-3-8B"]) == 32 * (41_943_040 + 8 * 4096**2)
+
+
+def test_decode_step_on_stated_numbers():
+    step = decode_step(SMALL, T=10, batch=3, bytes_per_value=2, n_params=1000)
+    # weights: 2 · 1000 · 3; attention: 2 layers · 4 heads · (2 + 2 d_head) · 10 keys · 3
+    assert step["flops"] == 2 * 1000 * 3 + 2 * 2 * 4 * (2 * 2) * 10 * 3 == 7920
+    # weights once, 2000 bytes; KV: 2 · 2 layers · 2 kv heads · 2 wide · 2 bytes = 32 a token
+    assert step["weight_bytes"] == 2000 and step["kv_bytes"] == 32 * 10 * 3
+    assert step["bytes"] == 2960 and step["intensity"] == pytest.approx(7920 / 2960)
+
+
+def test_attention_flops_agree_with_layer_flops():
+    # helpers.streaming.layer_flops (checked against torch's FLOP counter) gives 4 T² D for
+    # T queries on T keys; one decoding query on T keys is a T-th of it
+    mha = {**SMALL, "n_layers": 1, "n_kv_heads": 4, "d_model": 8}  # H · d_head = d_model
+    T = 11
+    assert decode_step(mha, T, n_params=1)["flops"] - 2 == layer_flops(T, 8, 32)["attention"] // T
+    # GQA shares keys, not work: every query head still scores every key, from half the bytes
+    gqa = decode_step({**SMALL, "n_layers": 1}, T, n_params=1)
+    full = decode_step(mha, T, n_params=1)
+    assert gqa["flops"] == full["flops"] and 2 * gqa["kv_bytes"] == full["kv_bytes"]
+
+
+def test_decoding_is_memory_bound_and_prefill_is_not():
+    llama = PRESETS["Llama-3-8B"]
+    one = decode_step(llama, T=1, batch=1)
+    assert one["weight_bytes"] == 2 * llama.n_params
+    assert one["intensity"] == pytest.approx(1.0, rel=1e-3)  # 2 FLOPs per 2-byte weight
+    assert decode_step(llama, T=1, batch=32)["intensity"] == pytest.approx(32, rel=1e-2)
+    # a long cache brings it back down: 64 x 8192 tokens of KV (64 GiB) outweigh the weights
+    long = decode_step(llama, T=8192, batch=64)
+    assert long["kv_bytes"] == 64 * 2**30 and long["intensity"] < 20
+    prefill = prefill_step(llama, T=4096)
+    assert prefill["intensity"] > 1000  # far past any GPU's ridge point (H100: ~300)
+    assert prefill["flops"] == 2 * llama.n_params * 4096 + 2 * 32 * 32 * 256 * 4096 * 4097 // 2
+
+
+def test_window_caps_decode_and_prefill():
+    mistral = PRESETS["Mistral-7B"]
+    assert decode_step(mistral, 8192) == decode_step(mistral, 4096)
+    with_window = prefill_step({**SMALL, "window": 3}, T=5, n_params=10)
+    without = prefill_step(SMALL, T=5, n_params=10)
+    per_pair = 2 * 2 * 4 * 4  # layers · heads · (2 · 2 d_head) ... per (query, key) pair
+    assert without["flops"] - with_window["flops"] == per_pair * ((1 + 2 + 3 + 4 + 5)
+                                                                   - (1 + 2 + 3 + 3 + 3))
+    assert with_window["kv_bytes"] == 32 * 3
+
+
+def test_mla_decode_reads_its_small_cache():
+    ds = PRESETS["DeepSeek-V2"]
+    step = decode_step(ds, T=1000, batch=1, n_params=21_000_000_000)
+    assert step["kv_bytes"] == 576 * 60 * 2 * 1000
+    assert step["flops"] == 2 * 21e9 + 2 * 60 * 128 * (2 * 512 + 64) * 1000
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="T must be a positive"):
+        decode_step(SMALL, 0)
+    with pytest.raises(ValueError, match="n_params must be a positive"):
+        prefill_step(SMALL, 4, n_params=-1)
+    with pytest.raises(ValueError, match="m must be a positive"):
+        matmul_intensity(0, 2, 2)

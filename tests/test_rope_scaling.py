@@ -1,0 +1,139 @@
+"""helpers.rope_scaling: position interpolation, NTK-aware and YaRN frequencies for RoPE."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from helpers.positions import apply_rope
+from helpers.rope_scaling import (
+    interpolated_rope_angles,
+    ntk_inv_frequencies,
+    rope_angles,
+    rope_inv_frequencies,
+    yarn_attention_scale,
+    yarn_inv_frequencies,
+    yarn_ramp,
+)
+
+
+def test_inv_frequencies_and_angles_follow_the_formula():
+    theta = rope_inv_frequencies(8, base=100.0)
+    np.testing.assert_allclose(theta, [1.0, 100 ** -0.25, 100 ** -0.5, 100 ** -0.75])
+    angles = rope_angles(np.array([0, 1, 3]), theta)
+    assert angles.shape == (3, 4)
+    np.testing.assert_allclose(angles[2], 3 * theta)
+    assert (angles[0] == 0).all()
+
+
+def test_angles_are_the_ones_apply_rope_turns_by():
+    # rotating (1, 0) in pair i by the angle a gives (cos a, sin a)
+    d, positions = 8, np.array([0, 2, 5, 11])
+    x = np.tile(np.array([1.0, 0.0] * (d // 2)), (len(positions), 1))  # (T, d)
+    rotated = apply_rope(x, positions=positions)
+    angles = rope_angles(positions, rope_inv_frequencies(d))
+    np.testing.assert_allclose(rotated[:, 0::2], np.cos(angles), atol=1e-12)
+    np.testing.assert_allclose(rotated[:, 1::2], np.sin(angles), atol=1e-12)
+
+
+def test_interpolated_angle_at_f_times_m_is_the_original_at_m():
+    d, factor = 16, 4.0
+    m = np.arange(0, 2048, 7)
+    original = rope_angles(m, rope_inv_frequencies(d))
+    np.testing.assert_allclose(interpolated_rope_angles(factor * m, d, factor), original)
+    # and all angles of 4x the trained length stay below those of position L, never trained on
+    L = 2048
+    first_untrained = rope_angles(np.array([L]), rope_inv_frequencies(d))[0]
+    stretched = interpolated_rope_angles(np.arange(factor * L), d, factor)
+    assert (stretched.max(axis=0) < first_untrained).all()
+    assert (rope_angles(np.arange(factor * L), rope_inv_frequencies(d)).max(axis=0)
+            > first_untrained).all()  # without interpolation they are not
+
+
+def test_ntk_keeps_the_fastest_pair_and_divides_the_slowest_by_the_factor():
+    d, factor = 64, 8.0
+    theta, ntk = rope_inv_frequencies(d), ntk_inv_frequencies(d, factor)
+    assert ntk[0] == theta[0] == 1.0
+    assert ntk[-1] == pytest.approx(theta[-1] / factor, rel=1e-12)
+    assert (np.diff(theta / ntk) > 0).all()  # slower pairs are stretched more
+    # the same as RoPE with the raised base (YaRN paper §3.1: b' = b s^(|D|/(|D|-2)))
+    np.testing.assert_allclose(ntk, rope_inv_frequencies(d, 10000.0 * factor ** (64 / 62)))
+    with pytest.raises(ValueError, match="d >= 4"):
+        ntk_inv_frequencies(2, 2.0)
+
+
+def test_yarn_keeps_high_frequencies_and_interpolates_low_ones():
+    d, s, L = 128, 16.0, 4096
+    theta = rope_inv_frequencies(d)
+    yarn = yarn_inv_frequencies(d, s, L)
+    turns = L * theta / (2 * math.pi)  # r = L / λ
+    fast, slow = turns > 32, turns < 1
+    assert fast.sum() > 5 and slow.sum() > 5  # both regimes exist at these sizes
+    np.testing.assert_array_equal(yarn[fast], theta[fast])
+    np.testing.assert_allclose(yarn[slow], theta[slow] / s, rtol=1e-12)
+    middle = ~fast & ~slow
+    assert ((yarn[middle] < theta[middle]) & (yarn[middle] > theta[middle] / s)).all()
+    # one middle pair by hand: gamma = (r - 1) / 31, theta' = (1 - gamma) theta / s + gamma theta
+    i = np.flatnonzero(middle)[0]
+    gamma = (turns[i] - 1) / 31
+    assert yarn[i] == pytest.approx((1 - gamma) * theta[i] / s + gamma * theta[i], rel=1e-12)
+
+
+def test_yarn_ramp_and_attention_scale():
+    np.testing.assert_allclose(yarn_ramp([0.5, 1, 16.5, 32, 40]), [0, 0, 0.5, 1, 1])
+    assert yarn_attention_scale(1.0) == 1.0
+    assert yarn_attention_scale(16.0) == pytest.approx(0.1 * math.log(16) + 1)
+    assert yarn_attention_scale(math.e**10) == pytest.approx(2.0)
+    with pytest.raises(ValueError, match="beta_fast must be larger"):
+        yarn_ramp([1.0], beta_slow=4, beta_fast=2)
+
+
+@pytest.mark.parametrize("inv_freq", [
+    ("interpolated", None), ("ntk", ntk_inv_frequencies(16, 4.0)),
+    ("yarn", yarn_inv_frequencies(16, 4.0, 256)),
+])
+def test_scores_after_scaled_rope_depend_only_on_the_offset(inv_freq):
+    name, freq = inv_freq
+    freq = rope_inv_frequencies(16) / 4.0 if freq is None else freq  # interpolation: θ / s
+    rng = np.random.default_rng(0)
+    q, k = rng.normal(size=16), rng.normal(size=16)
+
+    def score(m, n):
+        return (apply_rope(q[None], positions=[m], inv_freq=freq)[0]
+                @ apply_rope(k[None], positions=[n], inv_freq=freq)[0])
+
+    assert score(9, 2) == pytest.approx(score(509, 502))
+    assert score(2, 9) == pytest.approx(score(1002, 1009))
+    assert score(9, 2) != pytest.approx(score(9, 3))
+
+
+def test_apply_rope_with_inv_freq_equals_interpolated_positions():
+    x = np.random.default_rng(1).normal(size=(3, 10, 8))
+    positions = np.arange(10) * 3
+    slow = apply_rope(x, positions, inv_freq=rope_inv_frequencies(8) / 4)
+    np.testing.assert_allclose(slow, apply_rope(x, positions / 4), atol=1e-12)
+    t = apply_rope(torch.as_tensor(x), positions, inv_freq=torch.as_tensor(rope_inv_frequencies(8)))
+    np.testing.assert_allclose(t.numpy(), apply_rope(x, positions), atol=1e-12)
+    with pytest.raises(ValueError, match=r"shape \(d/2,\) = \(4,\); got shape \(3,\)"):
+        apply_rope(x, inv_freq=np.ones(3))
+
+
+def test_apply_rope_takes_per_sequence_positions_for_heads():
+    x = np.random.default_rng(2).normal(size=(2, 3, 5, 8))  # (B, H, T, d)
+    positions = np.array([[0, 1, 2, 3, 4], [0, 0, 0, 1, 2]])  # (B, T): the second left-padded
+    y = apply_rope(x, positions)
+    for b in range(2):
+        np.testing.assert_allclose(y[b], apply_rope(x[b], positions[b]))
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: rope_inv_frequencies(7), "even positive head width"),
+    (lambda: interpolated_rope_angles(np.arange(3), 8, 0), "factor must be a positive number"),
+    (lambda: yarn_inv_frequencies(8, 2.0, -5), "original_max_len must be a positive"),
+    (lambda: rope_angles(np.zeros((2, 2)), np.ones(4)), r"positions must be \(T,\)"),
+    (lambda: yarn_attention_scale(0), "factor must be a positive"),
+])
+def test_errors(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
