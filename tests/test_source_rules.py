@@ -150,6 +150,14 @@ RULE_MISTAKE_KEYS = [
     ("09_cost", "ex3", "library KVCache"),
     ("09_cost", "ex4", "library sliding_window_mask"),
     ("09_cost", "ex5", "library top_k_routing"),
+    ("10_llms", "ex1", "calls F.scaled_dot_product_attention with enable_gqa"),
+    ("10_llms", "ex1", "calls helpers.gqa.repeat_kv"),
+    ("10_llms", "ex2", "calls helpers.configs.kv_cache_bytes"),
+    ("10_llms", "ex3", "calls helpers.masks.chunk_causal_mask"),
+    ("10_llms", "ex3", "materialises torch's causal_lower_right"),
+    ("10_llms", "ex4", "calls helpers.rope_scaling"),
+    ("10_llms", "ex5", "library row_backward"),
+    ("10_llms", "ex5", "autograd through torch"),
 ]
 _BY_KEY = {(lesson, m["exercise"], m["kind"]): m for lesson, m in MISTAKES}
 OTHER_MISTAKE_KEYS = [key for key in _BY_KEY if key not in RULE_MISTAKE_KEYS][::40]

@@ -43,8 +43,22 @@ from helpers.checks import source
 _CHECKS_DIR = str(Path(__file__).resolve().parent)
 _HELPERS_DIR = str(Path(__file__).resolve().parent.parent)
 _RED, _BOLD, _RESET = "\x1b[31m", "\x1b[1m", "\x1b[0m"
-# The student's own error that means "a size is hard-coded" once a case of another size passed.
-_RESHAPE_ERRORS = ("is invalid for input of size", "cannot reshape array")
+# The student's own errors that mean "a size is probably hard-coded" once a case of another size
+# passed: a reshape to a fixed size, two sizes that no longer broadcast, multiply or concatenate,
+# an index past the end of an axis (torch's and NumPy's words).
+_RESHAPE_ERRORS = (
+    "is invalid for input of size",  # torch reshape / view
+    "cannot reshape array",  # NumPy reshape
+    "must match the size of tensor",  # torch broadcasting
+    "must match the existing size",  # torch expand
+    "could not be broadcast",  # NumPy broadcasting
+    "could not broadcast",  # NumPy assignment
+    "shapes cannot be multiplied",  # torch matmul of 2-D tensors
+    "mismatch in its core dimension",  # NumPy matmul
+    "Sizes of tensors must match",  # torch.cat / stack
+    "is out of bounds for",  # NumPy and torch indexing (IndexError)
+)
+_RESHAPE_ERROR_TYPES = (RuntimeError, ValueError, IndexError)
 
 
 # ---------------------------------------------------------------- what a learner sees
@@ -97,6 +111,9 @@ class _State:
 
     def __init__(self):
         self.passed: list[tuple[str, str, tuple]] = []  # (part, name, shape)
+        self.passed_inputs: list[str | None] = []  # the inputs of each passed case, in words
+        self.calling: str | None = None  # the inputs of the call under way (core.call)
+        self.last_inputs: str | None = None  # the inputs of the last call that returned
 
 
 _state: _State | None = None  # set while a decorated check runs
@@ -128,19 +145,39 @@ def exercise(check):
                     f"{type(error).__name__}: {error}",
                     "generic.unusable-result",
                 ).with_traceback(None) from None
-            if (_state is not None and _state.passed
-                    and isinstance(error, (RuntimeError, ValueError))
-                    and any(e in str(error) for e in _RESHAPE_ERRORS)):
-                raise CheckFailed(
-                    f"{_exercise_name(check)}: your function raised {type(error).__name__} "
-                    f"({error}) after it was right on an earlier case of another size "
-                    f"({_state.passed[0][1]}): is a size hard-coded instead of read from the "
-                    "inputs' shapes?", "generic.hard-coded-size").with_traceback(None) from None
+            said = _hard_coded_size(_exercise_name(check), error)
+            if said is not None:
+                raise CheckFailed(said, "generic.hard-coded-size").with_traceback(None) from None
             raise error.with_traceback(student_tb) from None
         finally:
             _state = outer
 
     return run
+
+
+def _hard_coded_size(exercise: str, error: Exception) -> str | None:
+    """The message for the student's own shape error on a case of another size than one that
+    passed (probably a size hard-coded from the first case), naming both cases' sizes; or None.
+
+    The inputs are known when the function was called through `call`: a case whose inputs have
+    the same sizes as every passed one is not "another size", and the error is left alone.
+    """
+    if (_state is None or not _state.passed or not isinstance(error, _RESHAPE_ERROR_TYPES)
+            or not any(e in str(error) for e in _RESHAPE_ERRORS)):
+        return None
+    now = _state.calling
+    earlier = [(entry[1], inputs) for entry, inputs in zip(_state.passed, _state.passed_inputs,
+                                                           strict=True)
+               if now is None or inputs is None or inputs != now]
+    if not earlier:
+        return None
+    name, then = earlier[0]
+    sizes = ""
+    if now is not None and then is not None:
+        sizes = f" The passed case had {then}; this one has {now}."
+    return (f"{exercise}: your function raised {type(error).__name__} ({error}) after it was "
+            f"right on an earlier case of another size ({name}): is a size hard-coded instead "
+            f"of read from the inputs' shapes?{sizes}")
 
 
 def _exercise_name(check) -> str:
@@ -234,7 +271,13 @@ def call(fn, *args, name: str | None = None, **kwargs):
     name = name or getattr(fn, "__name__", "your function")
     given = [_copy(a) for a in args]
     given_kw = {k: _copy(v) for k, v in kwargs.items()}
+    inputs = None
+    if _state is not None:  # for the hard-coded-size diagnosis of an error this call raises
+        inputs = _describe_inputs(_arguments(fn, args, given, kwargs, given_kw))
+        _state.calling = inputs
     result = fn(*given, **given_kw)
+    if _state is not None:
+        _state.calling, _state.last_inputs = None, inputs
     for label, before, after in _arguments(fn, args, given, kwargs, given_kw):
         if not _unchanged(before, after):
             fail(
@@ -269,6 +312,17 @@ def follows_its_rng(fn, make_args, *, name: str):
              "of the generator it is given. Draw every random number from that argument.",
              "generic.global-rng")
     return results[0]
+
+
+def _describe_inputs(arguments) -> str | None:
+    """The sizes of a call's inputs in words: "q of shape (2, 4, 5, 8), T_k = 5", or None."""
+    parts = []
+    for label, value, _ in arguments:
+        if isinstance(value, (torch.Tensor, np.ndarray)):
+            parts.append(f"{label} of shape {tuple(value.shape)}")
+        elif isinstance(value, int) and not isinstance(value, bool):
+            parts.append(f"{label} = {value}")
+    return ", ".join(parts) or None
 
 
 def _copy(value):
@@ -474,6 +528,7 @@ def compare(student, expected, *, name: str, mistakes=(), atol=1e-6, rtol=1e-5,
     if _close(got, want, atol, rtol):
         if _state is not None:
             _state.passed.append((_part(name), name, want.shape))
+            _state.passed_inputs.append(_state.last_inputs)
         return
     for mistake in mistakes:
         diagnosis, message, wrong = _mistake_parts(mistake)
