@@ -7,11 +7,12 @@ one-line readout and a picture:
 - `mask_explorer(tokens, scores)` (lesson 04): none / causal / reversed causal / padding.
 - `heads_explorer(model, tokenizer)` (lessons 05 and 08): one head's weights over your text.
 - `position_explorer()` (lesson 06): sinusoidal or RoPE scores at every pair of positions.
+- `kv_cache_explorer()` (lesson 10): a model's KV cache and decode time against context.
 
 What an explorer shows is computed by a pure function of its control values (`scaling_view`,
-`mask_view`, `heads_view`, `position_view`), which returns a dict (the "view"), and drawn by a
-pure function of that view (`draw_scaling`, ...). The tests call these directly, and drive a
-widget by setting a control and reading `explorer.view` and `explorer.text`.
+`mask_view`, `heads_view`, `position_view`, `kv_cache_view`), which returns a dict (the
+"view"), and drawn by a pure function of that view (`draw_scaling`, ...). The tests call these
+directly, and drive a widget by setting a control and reading `explorer.view` and `explorer.text`.
 
 The picture is a PNG drawn with matplotlib's Agg renderer into a `widgets.Image`: it looks the
 same in JupyterLab, VS Code, nbclient and the tests, and no figure leaks into a cell's output.
@@ -19,6 +20,7 @@ same in JupyterLab, VS Code, nbclient and the tests, and no figure leaks into a 
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import io
 import math
@@ -33,6 +35,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from helpers.attention import softmax
+from helpers.configs import PRESETS, kv_cache_bytes
 from helpers.heads import MultiHeadAttention
 from helpers.masks import additive_bias, causal_mask, padding_mask
 from helpers.plots import attention_heatmap, heatmap
@@ -550,3 +553,135 @@ def position_explorer(kind: str = "RoPE", offset: int = 0) -> Explorer:
     }
     return Explorer("position explorer", controls, position_view, describe_position,
                     draw_position, figsize=(8.4, 3.6))
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. KV cache and decode time (lesson 10)
+
+ATTENTION_KINDS = ("as published", "MHA", "GQA, H/4 kv heads", "MQA", "MLA")
+NUMBER_FORMATS = {"bf16": 2, "fp8": 1, "float32": 4}
+WINDOWS = {"none": None, "4096": 4096, "1024": 1024}
+CONTEXTS = tuple(2**i for i in range(10, 18))  # 1024 ... 131072 tokens
+BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+# Memory bandwidth of a GPU (NVIDIA's H100 SXM datasheet: 3.35 TB/s of HBM3); the lesson adds
+# the bandwidth it measured on your machine.
+BANDWIDTHS = {"H100 SXM (3.35 TB/s)": 3.35e12}
+
+
+def attention_variant(config, kind: str):
+    """`config` with its attention changed to `kind` (one of ATTENTION_KINDS).
+
+    MLA on a model that does not have it takes DeepSeek-V2's proportions: d_c = 4 d_head,
+    d_h^R = d_head / 2 (4.5 d_head cached per token and layer).
+    """
+    if kind not in ATTENTION_KINDS:
+        raise ValueError(f"attention kind must be one of {ATTENTION_KINDS}; got {kind!r}")
+    plain = dict(kv_latent=None, rope_head_dim=None)
+    if kind == "as published":
+        return config
+    if kind == "MHA":
+        return dataclasses.replace(config, n_kv_heads=config.n_heads, **plain)
+    if kind == "MQA":
+        return dataclasses.replace(config, n_kv_heads=1, **plain)
+    if kind == "GQA, H/4 kv heads":
+        return dataclasses.replace(config, n_kv_heads=max(1, config.n_heads // 4), **plain)
+    if config.is_mla:
+        return config
+    return dataclasses.replace(config, kv_latent=4 * config.d_head,
+                               rope_head_dim=config.d_head // 2)
+
+
+def kv_cache_view(model: str = "Llama-3-8B", attention: str = "as published",
+                  context: int = 8192, batch: int = 1, number_format: str = "bf16",
+                  window: str = "as published", hardware: str = "H100 SXM (3.35 TB/s)",
+                  bandwidths=None) -> dict:
+    """The KV cache of `batch` sequences against context, and the least time of one decode
+    step: (weights + every sequence's cache) bytes / bandwidth, since each step reads both."""
+    bandwidths = BANDWIDTHS if bandwidths is None else bandwidths
+    if model not in PRESETS:
+        raise ValueError(f"model must be one of {list(PRESETS)}; got {model!r}")
+    if number_format not in NUMBER_FORMATS:
+        raise ValueError(f"number format must be one of {list(NUMBER_FORMATS)}; got "
+                         f"{number_format!r}")
+    if hardware not in bandwidths:
+        raise ValueError(f"hardware must be one of {list(bandwidths)}; got {hardware!r}")
+    config = attention_variant(PRESETS[model], attention)
+    if window != "as published":
+        if window not in WINDOWS:
+            raise ValueError(f"window must be 'as published' or one of {list(WINDOWS)}; got "
+                             f"{window!r}")
+        config = dataclasses.replace(config, window=WINDOWS[window])
+    nbytes = NUMBER_FORMATS[number_format]
+    contexts = np.array(CONTEXTS)
+    cache = np.array([kv_cache_bytes(config, int(T), batch, nbytes) for T in contexts])
+    weights = PRESETS[model].n_params * nbytes
+    bandwidth = bandwidths[hardware]
+    here = kv_cache_bytes(config, context, batch, nbytes)
+    return {
+        "model": model, "attention": attention, "config": config, "context": int(context),
+        "batch": int(batch), "number_format": number_format, "hardware": hardware,
+        "contexts": contexts, "cache_bytes": cache, "weights_bytes": weights,
+        "step_seconds": (weights + cache) / bandwidth, "weights_seconds": weights / bandwidth,
+        "cache_at_context": here, "step_at_context": (weights + here) / bandwidth,
+        "per_token": kv_cache_bytes(config, 1, 1, nbytes),
+    }
+
+
+def describe_kv_cache(view: dict) -> str:
+    c = view["config"]
+    heads = (f"MLA, {c.kv_latent} + {c.rope_head_dim} cached per layer" if c.is_mla
+             else f"{c.n_kv_heads} of {c.n_heads} kv heads")
+    return (
+        f"{view['model']} ({heads}), {view['number_format']}: "
+        f"{view['per_token'] / 2**10:.1f} KiB per token; {view['batch']} x "
+        f"{view['context']:,d} tokens: cache {view['cache_at_context'] / 2**30:.2f} GiB, "
+        f"weights {view['weights_bytes'] / 2**30:.1f} GiB; decode step >= "
+        f"{view['step_at_context'] * 1e3:.2f} ms on {view['hardware']}"
+    )
+
+
+def draw_kv_cache(view: dict, fig: Figure) -> None:
+    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.15, top=0.88, wspace=0.3)
+    ax_m, ax_t = fig.subplots(1, 2)
+    T = view["contexts"]
+    ax_m.plot(T, view["cache_bytes"] / 2**30, "o-", label=f"KV cache, batch {view['batch']}")
+    ax_m.axhline(view["weights_bytes"] / 2**30, color="gray", ls="--", lw=1, label="weights")
+    ax_m.set_ylabel("GiB")
+    ax_m.set_title("memory")
+    ax_t.plot(T, view["step_seconds"] * 1e3, "o-", color="tab:red", label="weights + cache")
+    ax_t.axhline(view["weights_seconds"] * 1e3, color="gray", ls="--", lw=1,
+                 label="weights alone")
+    ax_t.set_ylabel("ms per decode step (at least)")
+    ax_t.set_title(view["hardware"])
+    for ax in (ax_m, ax_t):
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log", base=2)
+        ax.set_xlabel("context (tokens)")
+        ax.axvline(view["context"], color="black", lw=0.8, ls=":")
+        ax.legend(fontsize=8)
+
+
+def kv_cache_explorer(model: str = "Llama-3-8B", attention: str = "as published", *,
+                      bandwidths=None) -> Explorer:
+    """Pick a model, an attention kind, context, batch, number format and a window; watch the
+    KV cache and the least time of a decode step. `bandwidths`: name -> bytes/s to choose from
+    (by default an H100's)."""
+    bandwidths = dict(BANDWIDTHS if bandwidths is None else bandwidths)
+    controls = {
+        "model": widgets.Dropdown(options=list(PRESETS), value=model, description="model"),
+        "attention": widgets.Dropdown(options=ATTENTION_KINDS, value=attention,
+                                      description="attention"),
+        "context": widgets.SelectionSlider(options=CONTEXTS, value=8192, description="context"),
+        "batch": widgets.SelectionSlider(options=BATCHES, value=1, description="batch"),
+        "number_format": _choices(tuple(NUMBER_FORMATS), "bf16", "numbers"),
+        "window": widgets.Dropdown(options=("as published", *WINDOWS), value="as published",
+                                   description="window"),
+        "hardware": widgets.Dropdown(options=list(bandwidths), value=next(iter(bandwidths)),
+                                     description="memory"),
+    }
+
+    def compute(**values):
+        return kv_cache_view(**values, bandwidths=bandwidths)
+
+    return Explorer("KV-cache explorer", controls, compute, describe_kv_cache, draw_kv_cache,
+                    figsize=(9, 3.6))

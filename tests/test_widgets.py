@@ -324,3 +324,54 @@ def test_lessons_show_their_explorer_and_store_no_dead_widget_view(lesson):
         assert any("_explorer(" in c.source and "assert " in c.source for c in code[i + 1:])
     data = [o.get("data", {}) for c in code for o in c.outputs]
     assert not [d for d in data if "application/vnd.jupyter.widget-view+json" in d]
+
+
+# ---------------------------------------------------------------- 5. KV cache (lesson 10)
+
+
+def test_kv_cache_view_counts_what_the_cache_and_a_decode_step_read():
+    view = W.kv_cache_view("Llama-3-8B", "as published", context=8192, batch=4)
+    assert view["per_token"] == 2 * 32 * 8 * 128 * 2                       # 128 KiB in bf16
+    assert view["cache_at_context"] == 4 * 8192 * 131072
+    weights = 8_030_261_248 * 2
+    assert view["weights_bytes"] == weights
+    assert math.isclose(view["step_at_context"], (weights + 4 * 8192 * 131072) / 3.35e12)
+    i = list(view["contexts"]).index(8192)
+    assert view["cache_bytes"][i] == view["cache_at_context"]
+    assert W.describe_kv_cache(view).startswith("Llama-3-8B (8 of 32 kv heads), bf16: 128.0 KiB")
+
+
+def test_kv_cache_view_attention_kinds_change_only_the_cache():
+    per = {kind: W.kv_cache_view("Llama-2-7B", kind)["per_token"] for kind in W.ATTENTION_KINDS}
+    assert per == {"as published": 524288, "MHA": 524288, "GQA, H/4 kv heads": 131072,
+                   "MQA": 16384, "MLA": (512 + 64) * 32 * 2}
+    weights = {W.kv_cache_view("Llama-2-7B", kind)["weights_bytes"] for kind in W.ATTENTION_KINDS}
+    assert len(weights) == 1                                  # the explorer keeps the weights
+    ds = W.kv_cache_view("DeepSeek-V2", "as published")
+    assert ds["per_token"] == 576 * 60 * 2 and ds["config"].is_mla
+    assert not W.kv_cache_view("DeepSeek-V2", "MHA")["config"].is_mla
+
+
+def test_kv_cache_view_window_and_number_format():
+    capped = W.kv_cache_view("Mistral-7B", context=131072)
+    assert capped["cache_at_context"] == 4096 * 131072         # the published window of 4096
+    assert W.kv_cache_view("Mistral-7B", context=131072, window="none")["cache_at_context"] \
+        == 131072 * 131072
+    assert W.kv_cache_view("GPT-2 small", number_format="float32")["per_token"] == 72 * 1024
+    with pytest.raises(ValueError, match="number format must be one of"):
+        W.kv_cache_view(number_format="int4")
+    with pytest.raises(ValueError, match="model must be one of"):
+        W.kv_cache_view("GPT-5")
+
+
+def test_kv_cache_explorer_responds_to_its_controls():
+    probe = W.kv_cache_explorer(bandwidths={"slow": 1e11, "fast": 1e12})
+    first = probe.text
+    probe.controls["batch"].value = 64
+    assert probe.view["batch"] == 64 and probe.text != first
+    probe.controls["hardware"].value = "fast"
+    assert math.isclose(probe.view["step_at_context"] * 1e12,
+                        probe.view["weights_bytes"] + probe.view["cache_at_context"])
+    probe.controls["attention"].value = "MQA"
+    assert probe.view["config"].n_kv_heads == 1
+    assert bytes(probe.image.value).startswith(b"\x89PNG")
