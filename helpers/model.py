@@ -100,11 +100,13 @@ class TinyGPT(nn.Module):
             self.head = nn.Linear(d_model, vocab_size, bias=False)
             self.apply(_init_weights)
 
-    def forward(self, idx: torch.Tensor, cache: list[KVCache] | None = None):
+    def forward(self, idx: torch.Tensor, cache: list[KVCache] | None = None, attn_mask=None):
         """idx (B, T) -> (logits (B, T, vocab), cache).
 
         cache: one KVCache per layer from an earlier call; idx then continues that sequence
         and only its new positions are computed. Without one, a fresh cache is returned.
+        attn_mask: bool, True = may attend, broadcastable to (T, T_k) (T_k = cached + T keys),
+        and-ed with the model's own mask in every layer: a sliding window, say.
         """
         if idx.ndim != 2 or idx.dtype != torch.long:
             raise ValueError(
@@ -123,6 +125,13 @@ class TinyGPT(nn.Module):
             )
         x = self.tok(idx) + self.pos(torch.arange(past, past + T))  # (B, T, D)
         mask = torch.as_tensor(causal_mask(T).T) if self.mask == "reversed" else None
+        if attn_mask is not None:
+            attn_mask = torch.as_tensor(attn_mask)
+            if attn_mask.dtype != torch.bool:
+                raise ValueError(
+                    f"attn_mask must be boolean, True = may attend; got dtype {attn_mask.dtype}"
+                )
+            mask = attn_mask if mask is None else mask & attn_mask
         for block, layer_cache in zip(self.blocks, cache, strict=True):
             x = block(x, mask=mask, cache=layer_cache)  # causal blocks add their own mask
         return self.head(self.ln_f(x)), cache  # (B, T, vocab)
@@ -163,6 +172,8 @@ def train(
     lr: float = 1e-2,
     seed: int = 0,
     threads: int = 1,
+    on_step=None,
+    weight_decay: float = 0.01,
 ) -> list[float]:
     """AdamW on random windows of data_ids; returns the next-token loss of every step.
 
@@ -171,6 +182,8 @@ def train(
     threads: torch's thread count while training, restored afterwards. One by default: a
     model this small gains little from more, and notebooks run side by side (parallel test
     workers) then do not fight over the cores.
+    on_step: called as on_step(step, loss) after every step (a progress bar, say).
+    weight_decay: AdamW's (0.01, torch's default); more holds back memorising a small text.
     """
     data = torch.as_tensor(data_ids, dtype=torch.long)
     block_size = model.max_len if block_size is None else block_size
@@ -179,7 +192,9 @@ def train(
     if len(data) <= block_size:
         raise ValueError(f"need more than block_size={block_size} ids; got {len(data)}")
     g = torch.Generator().manual_seed(seed)
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.99))
+    opt = torch.optim.AdamW(
+        model.parameters(), lr=lr, betas=(0.9, 0.99), weight_decay=weight_decay
+    )
     schedule = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: _lr_factor(step, steps))
     losses = []
     model.train()
@@ -195,6 +210,8 @@ def train(
             opt.step()
             schedule.step()
             losses.append(loss.item())
+            if on_step is not None:
+                on_step(len(losses), losses[-1])
     model.eval()
     return losses
 

@@ -1,0 +1,136 @@
+"""helpers.pretrained and helpers.train: the shipped weights, their checksum, the build command."""
+
+import hashlib
+import math
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from helpers import pretrained
+from helpers.masks import sink_window_mask, sliding_window_mask
+from helpers.model import CharTokenizer, TinyGPT, load_corpus
+from helpers.train import TARGETS, build, window_loss
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON_08_VALIDATION = 1.83  # lesson 08's one-layer, 32-character model, 500 steps
+REBUILD = "run python -m helpers.train charlm to rebuild it"
+
+
+def _copy_shipped(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(pretrained.path("charlm"), folder)
+    shutil.copy(pretrained.WEIGHTS_DIR / pretrained.SUMS, folder)
+    return folder / "charlm.pt"
+
+
+def test_shipped_file_matches_its_checksum():
+    sums = (pretrained.WEIGHTS_DIR / "SHA256SUMS").read_text().splitlines()
+    entries = dict(reversed(line.split("  ")) for line in sums)  # sha256sum's format
+    assert set(entries) == {"charlm.pt"}
+    data = pretrained.path("charlm").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == entries["charlm.pt"]
+
+
+def test_shipped_charlm_loads_and_beats_lesson_08():
+    model, tokenizer = pretrained.load("charlm")
+    assert isinstance(model, TinyGPT) and not model.training
+    assert isinstance(tokenizer, CharTokenizer)
+    assert tokenizer.chars == CharTokenizer(load_corpus()).chars
+    assert model.max_len == 128 and len(model.blocks) == 2
+    assert model.tok.weight.shape == (tokenizer.vocab_size, 64)
+    saved = pretrained.load_saved("charlm")
+    assert saved["training"]["steps"] == TARGETS["charlm"].steps
+    _, train_ids, validation_ids = pretrained.corpus_split()
+    assert len(train_ids) == 29188 and len(validation_ids) == 3244  # lesson 08's split
+    with torch.no_grad():
+        loss = window_loss(model, validation_ids, 128)
+    assert loss == pytest.approx(saved["training"]["validation_loss"], abs=1e-4)
+    assert loss < LESSON_08_VALIDATION - 0.1
+    with torch.no_grad():
+        assert window_loss(model, validation_ids, 32) < LESSON_08_VALIDATION - 0.05
+
+
+def test_corrupted_copy_is_refused_before_unpickling(tmp_path, monkeypatch):
+    file = _copy_shipped(tmp_path)
+    data = bytearray(file.read_bytes())
+    data[len(data) // 2] ^= 0x01  # one flipped bit in the middle of the tensors
+    file.write_bytes(bytes(data))
+    expected = pretrained.read_sums(tmp_path)["charlm.pt"]
+    actual = hashlib.sha256(bytes(data)).hexdigest()
+
+    def no_unpickling(*args, **kwargs):
+        raise AssertionError("torch.load was called on a file whose hash did not match")
+
+    monkeypatch.setattr(pretrained.torch, "load", no_unpickling)
+    with pytest.raises(pretrained.WeightsError) as caught:
+        pretrained.load("charlm", weights_dir=tmp_path)
+    message = str(caught.value)
+    assert isinstance(caught.value, ValueError)
+    for part in (str(file), expected, actual, REBUILD):
+        assert part in message
+
+
+def test_missing_file_and_missing_checksum_are_clear(tmp_path):
+    file = _copy_shipped(tmp_path)
+    file.unlink()
+    expected = pretrained.read_sums(tmp_path)["charlm.pt"]
+    with pytest.raises(ValueError, match="missing") as caught:
+        pretrained.load("charlm", weights_dir=tmp_path)
+    assert isinstance(caught.value, pretrained.WeightsError)
+    for part in (str(file), expected, REBUILD):
+        assert part in str(caught.value)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(pretrained.WeightsError, match="no entry in .*SHA256SUMS"):
+        pretrained.load("charlm", weights_dir=empty)
+
+
+def test_bad_names_are_refused():
+    with pytest.raises(ValueError, match="plain model name"):
+        pretrained.path("../charlm")
+
+
+def test_train_command_is_deterministic_and_lowers_the_loss(tmp_path):
+    """The command in a fresh process and `build` in this one give the same bytes."""
+    outs = [tmp_path / "a", tmp_path / "b"]
+    command = [sys.executable, "-m", "helpers.train", "charlm", "--steps", "12", "--threads", "1",
+               "--out", str(outs[0])]
+    run = subprocess.Popen(command, cwd=ROOT, text=True, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+    here = build("charlm", steps=12, out=outs[1], threads=1, progress=False)  # meanwhile
+    stdout, stderr = run.communicate(timeout=120)
+    assert run.returncode == 0, stderr
+    assert "final train loss" in stdout and "validation loss" in stdout
+    assert "12/12" in stderr  # the progress line
+    first, second = (out / "charlm.pt" for out in outs)
+    assert first.read_bytes() == second.read_bytes()  # same seed, same bytes
+    assert (outs[0] / "SHA256SUMS").read_text() == (outs[1] / "SHA256SUMS").read_text()
+    assert here["sha256"] in (outs[0] / "SHA256SUMS").read_text()
+    model, tokenizer = pretrained.load("charlm", weights_dir=outs[0])  # its checksum matches
+    record = pretrained.load_saved("charlm", weights_dir=outs[0])["training"]
+    assert record["steps"] == 12 and record["seed"] == 0
+    uniform = math.log(tokenizer.vocab_size)
+    assert abs(record["first_step_loss"] - uniform) < 0.05  # starts at the uniform guess
+    assert record["validation_loss"] < uniform - 0.5  # and 12 steps take it well below
+    assert record["last_20_steps_loss"] < record["first_step_loss"] - 0.5
+
+
+def test_attn_mask_narrows_what_the_shipped_model_reads():
+    model, _ = pretrained.load("charlm")
+    _, _, validation_ids = pretrained.corpus_split()
+    x = torch.tensor([validation_ids[:40]])
+    with torch.no_grad():
+        full, _ = model(x)
+        same, _ = model(x, attn_mask=torch.as_tensor(sliding_window_mask(40, 40)))
+        window, _ = model(x, attn_mask=torch.as_tensor(sliding_window_mask(40, 8)))
+        sink, _ = model(x, attn_mask=sink_window_mask(40, 8, 1))  # NumPy masks work too
+    torch.testing.assert_close(same, full)  # a window as long as the text changes nothing
+    torch.testing.assert_close(window[:, :8], full[:, :8])  # the first 8 see all they saw
+    assert not torch.allclose(window[:, 8:], full[:, 8:], atol=1e-4)  # later ones lose keys
+    assert not torch.allclose(sink[:, 9:], window[:, 9:], atol=1e-4)  # key 0 is read again
+    with pytest.raises(ValueError, match="attn_mask must be boolean"):
+        model(x, attn_mask=torch.ones(40, 40))
