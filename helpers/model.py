@@ -217,6 +217,22 @@ def train(
 
 
 @torch.no_grad()
+def attention_weights(model: TinyGPT, idx: torch.Tensor, attn_mask=None) -> torch.Tensor:
+    """(n_layers, B, n_heads, T, T) attention weights of every head while `model` reads idx."""
+    found = []
+    hooks = [block.attn.register_forward_hook(lambda mod, args, out: found.append(out[1]))
+             for block in model.blocks]
+    was_training = model.training
+    model.eval()
+    try:
+        model(idx, attn_mask=attn_mask)
+    finally:
+        for hook in hooks:
+            hook.remove()
+        model.train(was_training)
+    return torch.stack(found)
+
+@torch.no_grad()
 def generate(
     model: TinyGPT,
     prompt_ids,

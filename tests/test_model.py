@@ -1,5 +1,6 @@
 """helpers.model: tokenizer, corpus, TinyGPT, training, the reversed-mask bug, KV cache."""
 
+import numpy as np
 import pytest
 import torch
 
@@ -159,3 +160,21 @@ def test_a_cache_under_a_non_causal_mask_is_refused_with_the_right_reason():
         _, cache = model(torch.zeros(1, 3, dtype=torch.long))
         with pytest.raises(ValueError, match=why):
             model(torch.zeros(1, 1, dtype=torch.long), cache)
+
+
+def test_attention_weights_are_each_layers_own():
+    from helpers.model import attention_weights
+
+    model = TinyGPT(20, d_model=16, n_heads=2, n_layers=2, d_ff=32, max_len=12).eval()
+    ids = torch.randint(0, 20, (3, 12), generator=torch.Generator().manual_seed(0))
+    w = attention_weights(model, ids)
+    assert w.shape == (2, 3, 2, 12, 12)
+    torch.testing.assert_close(w.sum(-1), torch.ones(2, 3, 2, 12))
+    assert (w.triu(1) == 0).all()                                   # causal: no future key
+    with torch.no_grad():                                           # layer 0 by hand
+        x = model.tok(ids) + model.pos(torch.arange(12))
+        _, first = model.blocks[0].attn(model.blocks[0].ln1(x),
+                                        mask=torch.ones(12, 12, dtype=torch.bool).tril())
+    torch.testing.assert_close(w[0], first)
+    window = torch.as_tensor(np.triu(np.ones((12, 12), dtype=bool), -3))   # last 4 keys
+    assert (attention_weights(model, ids, attn_mask=window)[..., 11, :8] == 0).all()
