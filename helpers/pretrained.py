@@ -19,12 +19,13 @@ from pathlib import Path
 
 import torch
 
+from helpers.induction import AttentionOnly
 from helpers.model import DATA_DIR, CharTokenizer, TinyGPT, load_corpus
 
 WEIGHTS_DIR = DATA_DIR / "weights"
 SUMS = "SHA256SUMS"
 TRAIN_FRACTION = 0.9  # lesson 08's split: train on the first 90%, hold out the rest
-MODELS = {"TinyGPT": TinyGPT}  # the "model" entry of a weights file -> its class
+MODELS = {"TinyGPT": TinyGPT, "AttentionOnly": AttentionOnly}  # a file's "model" -> its class
 
 
 class WeightsError(ValueError):

@@ -6,8 +6,9 @@ The run is deterministic given its seed (same steps, seed and torch version -> t
 shows its progress on stderr, prints the final train and validation losses, writes
 <DIR>/<NAME>.pt and records its SHA-256 in <DIR>/SHA256SUMS (DIR defaults to data/weights).
 
-Each model is one entry of TARGETS: how to build it, train it and measure it. Adding one
-(the induction model of issue 14, say) is one more Target in that table.
+Each model is one entry of TARGETS: how to build it, train it and measure it:
+    charlm     lesson 08's character model, trained longer (lessons 10 and 11)
+    induction  lesson 11's two-layer attention-only model, trained on repeated spans
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from helpers import pretrained
+from helpers import induction, pretrained
 from helpers.model import TinyGPT, train
 
 
@@ -81,6 +82,34 @@ def _charlm_evaluate(model):
             "validation": window_loss(model, validation_ids, T)}
 
 
+# ---- induction: lesson 11's attention-only model on repeated random spans ----
+
+
+def _induction_build(seed: int):
+    model = induction.AttentionOnly(**induction.FULL, seed=seed)
+    return model, dict(model="AttentionOnly", config=dict(model.config(), seed=seed))
+
+
+def _induction_fit(model, steps, seed, threads, on_step):
+    return induction.fit(model, steps, seed, threads, on_step)  # TRAINING's batch, span, lr
+
+
+def _induction_evaluate(model):
+    """train: the loss on a fresh batch like the training ones; validation: the loss on the
+    second copy of 128 held-out repeated spans of 16 (the lesson's batch, seed 1)."""
+    span = induction.TRAINING["span"]
+    with torch.no_grad():
+        rows = induction.training_batch(128, span, span // 2, model.vocab_size,
+                                         torch.Generator().manual_seed(10_000),
+                                         induction.bos_id(model))
+        train_loss = F.cross_entropy(model(rows)[:, :-1].flatten(0, 1), rows[:, 1:].flatten())
+    held_out = induction.repeated_span_batch(128, span, model.vocab_size,
+                                             torch.Generator().manual_seed(1), prefix=1,
+                                             bos=induction.bos_id(model))
+    _, second = induction.copy_losses(model, held_out, span, prefix=1)
+    return {"train": train_loss.item(), "validation": second}
+
+
 TARGETS: dict[str, Target] = {
     "charlm": Target(
         description="lesson 08's TinyGPT, 2 layers, 128 characters, on alice.txt's first 90%",
@@ -88,6 +117,13 @@ TARGETS: dict[str, Target] = {
         build=_charlm_build,
         fit=_charlm_fit,
         evaluate=_charlm_evaluate,
+    ),
+    "induction": Target(
+        description="lesson 11's AttentionOnly, 2 layers of 2 heads, on repeated random spans",
+        steps=induction.TRAINING["steps"],
+        build=_induction_build,
+        fit=_induction_fit,
+        evaluate=_induction_evaluate,
     ),
 }
 
@@ -184,8 +220,7 @@ def main(argv=None) -> int:
                    threads=args.threads)
     print(f"trained in {result['seconds']:.0f} s")
     print(f"final train loss {result['train_loss']:.4f} | "
-          f"validation loss {result['validation_loss']:.4f} "
-          f"(mean next-token loss over non-overlapping windows)")
+          f"validation loss {result['validation_loss']:.4f}")
     print(f"wrote {result['file']}\nsha256 {result['sha256']}")
     return 0
 

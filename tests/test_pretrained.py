@@ -27,12 +27,13 @@ def _copy_shipped(folder: Path) -> Path:
     return folder / "charlm.pt"
 
 
-def test_shipped_file_matches_its_checksum():
+def test_shipped_files_match_their_checksums():
     sums = (pretrained.WEIGHTS_DIR / "SHA256SUMS").read_text().splitlines()
     entries = dict(reversed(line.split("  ")) for line in sums)  # sha256sum's format
-    assert set(entries) == {"charlm.pt"}
-    data = pretrained.path("charlm").read_bytes()
-    assert hashlib.sha256(data).hexdigest() == entries["charlm.pt"]
+    assert set(entries) == {f"{name}.pt" for name in TARGETS} == {"charlm.pt", "induction.pt"}
+    for name in TARGETS:
+        data = pretrained.path(name).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == entries[f"{name}.pt"]
 
 
 def test_shipped_charlm_loads_and_beats_lesson_08():
@@ -134,3 +135,20 @@ def test_attn_mask_narrows_what_the_shipped_model_reads():
     assert not torch.allclose(sink[:, 9:], window[:, 9:], atol=1e-4)  # key 0 is read again
     with pytest.raises(ValueError, match="attn_mask must be boolean"):
         model(x, attn_mask=torch.ones(40, 40))
+
+
+def test_shipped_induction_model_has_its_circuit():
+    from helpers import induction
+
+    model = pretrained.load("induction")
+    assert isinstance(model, induction.AttentionOnly) and not model.training
+    rows = induction.repeated_span_batch(128, 16, 64, torch.Generator().manual_seed(1),
+                                         prefix=1, bos=63)
+    scores = induction.head_scores(model, rows, 16, prefix=1)
+    assert scores["previous_token"][0].max() > 0.8        # layer 0: a previous-token head
+    assert scores["induction"][1].max() > 0.6             # layer 1: an induction head
+    assert scores["first_token"][0].max() > 0.95          # layer 0: a sink on BOS
+    first, second = induction.copy_losses(model, rows, 16, prefix=1)
+    assert first - second > 3.5                           # in-context learning, in nats
+    record = pretrained.load_saved("induction")["training"]
+    assert record["steps"] == TARGETS["induction"].steps and record["seed"] == 0
