@@ -7,6 +7,8 @@ missing-glyph warnings.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import matplotlib.pyplot as plt
 import noto_cjk_sans_otc
 import numpy as np
@@ -33,6 +35,21 @@ def _to_numpy(x) -> np.ndarray:
     if isinstance(x, torch.Tensor):
         return x.detach().cpu().numpy()
     return np.asarray(x)
+
+
+@contextmanager
+def _layout_paused(fig):
+    """Switch the figure's layout engine off while seaborn draws it (to see whether tick labels
+    overlap): a constrained layout would be solved at every such draw, doubling the time."""
+    engine = fig.get_layout_engine()
+    if engine is None:
+        yield
+        return
+    fig.set_layout_engine("none")
+    try:
+        yield
+    finally:
+        fig.set_layout_engine(engine)
 
 
 def heatmap(
@@ -64,20 +81,21 @@ def heatmap(
         _, ax = plt.subplots(figsize=size, layout="constrained")
     if annot is None:
         annot = rows <= 12 and cols <= 12
-    sns.heatmap(
-        m,
-        ax=ax,
-        annot=annot,
-        fmt=fmt,
-        cmap=cmap,
-        center=center,
-        vmin=vmin,
-        vmax=vmax,
-        square=rows <= 12 and cols <= 12,
-        xticklabels=list(col_labels) if col_labels is not None else "auto",
-        yticklabels=list(row_labels) if row_labels is not None else "auto",
-        cbar=True,
-    )
+    with _layout_paused(ax.figure):  # seaborn draws the whole figure to check tick overlaps
+        sns.heatmap(
+            m,
+            ax=ax,
+            annot=annot,
+            fmt=fmt,
+            cmap=cmap,
+            center=center,
+            vmin=vmin,
+            vmax=vmax,
+            square=rows <= 12 and cols <= 12,
+            xticklabels=list(col_labels) if col_labels is not None else "auto",
+            yticklabels=list(row_labels) if row_labels is not None else "auto",
+            cbar=True,
+        )
     ax.tick_params(axis="y", rotation=0)
     if title:
         ax.set_title(title)

@@ -661,17 +661,20 @@ def draw_kv_cache(view: dict, fig: Figure) -> None:
         ax.legend(fontsize=8)
 
 
-def kv_cache_explorer(model: str = "Llama-3-8B", attention: str = "as published", *,
-                      bandwidths=None) -> Explorer:
+def kv_cache_explorer(model: str = "Llama-3-8B", attention: str = "as published",
+                      context: int = 8192, *, bandwidths=None) -> Explorer:
     """Pick a model, an attention kind, context, batch, number format and a window; watch the
     KV cache and the least time of a decode step. `bandwidths`: name -> bytes/s to choose from
     (by default an H100's)."""
     bandwidths = dict(BANDWIDTHS if bandwidths is None else bandwidths)
+    if context not in CONTEXTS:
+        raise ValueError(f"context must be one of {CONTEXTS}; got {context!r}")
     controls = {
         "model": widgets.Dropdown(options=list(PRESETS), value=model, description="model"),
         "attention": widgets.Dropdown(options=ATTENTION_KINDS, value=attention,
                                       description="attention"),
-        "context": widgets.SelectionSlider(options=CONTEXTS, value=8192, description="context"),
+        "context": widgets.SelectionSlider(options=CONTEXTS, value=context,
+                                           description="context"),
         "batch": widgets.SelectionSlider(options=BATCHES, value=1, description="batch"),
         "number_format": _choices(tuple(NUMBER_FORMATS), "bf16", "numbers"),
         "window": widgets.Dropdown(options=("as published", *WINDOWS), value="as published",
