@@ -8,7 +8,7 @@ Each model is one file, data/weights/<name>.pt: a dict holding the constructor c
 tokenizer's characters, the state_dict and how it was trained. Its SHA-256 is recorded in
 data/weights/SHA256SUMS (the format `sha256sum -c` reads), and `load` checks it before
 unpickling anything, so a truncated, corrupted or hand-edited file is refused with the
-command that rebuilds it: `python -m helpers.train NAME` (see helpers/train.py).
+command that rebuilds it: `python -m helpers.grade.train NAME` (see helpers/train.py).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class WeightsError(ValueError):
 
 
 def _rebuild(name: str) -> str:
-    return f"run python -m helpers.train {name} to rebuild it"
+    return f"run python -m helpers.grade.train {name} to rebuild it"
 
 
 def path(name: str, weights_dir=None) -> Path:

@@ -1,4 +1,4 @@
-"""helpers.pretrained and helpers.train: the shipped weights, their checksum, the build command."""
+"""helpers.pretrained and helpers.grade.train: the shipped weights, their checksum, the command."""
 
 import hashlib
 import math
@@ -11,13 +11,13 @@ import pytest
 import torch
 
 from helpers import pretrained
+from helpers.grade.train import TARGETS, build, window_loss
 from helpers.masks import sink_window_mask, sliding_window_mask
 from helpers.model import CharTokenizer, TinyGPT, load_corpus
-from helpers.train import TARGETS, build, window_loss
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON_08_VALIDATION = 1.83  # lesson 08's one-layer, 32-character model, 500 steps
-REBUILD = "run python -m helpers.train charlm to rebuild it"
+REBUILD = "run python -m helpers.grade.train charlm to rebuild it"
 
 
 def _copy_shipped(folder: Path) -> Path:
@@ -98,8 +98,8 @@ def test_bad_names_are_refused():
 def test_train_command_is_deterministic_and_lowers_the_loss(tmp_path):
     """The command in a fresh process and `build` in this one give the same bytes."""
     outs = [tmp_path / "a", tmp_path / "b"]
-    command = [sys.executable, "-m", "helpers.train", "charlm", "--steps", "12", "--threads", "1",
-               "--out", str(outs[0])]
+    command = [sys.executable, "-m", "helpers.grade.train", "charlm", "--steps", "12",
+               "--threads", "1", "--out", str(outs[0])]
     run = subprocess.Popen(command, cwd=ROOT, text=True, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
     here = build("charlm", steps=12, out=outs[1], threads=1, progress=False)  # meanwhile

@@ -1,4 +1,5 @@
-"""The course machinery: grading, exercise generation, running notebooks, the benchmark.
+"""The course machinery: grading, exercise generation, running notebooks, training the shipped
+models, the benchmark.
 
 Lessons never import from here; they import the course library (helpers.attention, masks,
 heads, positions, blocks, plots, checks). What lives here:
@@ -12,5 +13,6 @@ heads, positions, blocks, plots, checks). What lives here:
     course     pristine copies of the course, one per graded notebook
     exercises  `python -m helpers.grade.exercises`: exercises/ generated from solutions/
     notebooks  `python -m helpers.grade.notebooks`: execute notebooks and store their outputs
+    train      `python -m helpers.grade.train NAME`: train a model the course ships (data/weights)
     benchmark  `python -m helpers.grade.benchmark`: how long lessons, solutions and grading take
 """

@@ -1,5 +1,5 @@
-"""Build the weights the course ships: `python -m helpers.train NAME [--steps N] [--seed S]
-[--out DIR] [--threads N]`.
+"""Build the weights the course ships:
+`python -m helpers.grade.train NAME [--steps N] [--seed S] [--out DIR] [--threads N]`.
 
 Course machinery, not lesson material: lessons load the result with `helpers.pretrained.load`.
 The run is deterministic given its seed (same steps, seed and torch version -> the same bytes),
@@ -202,7 +202,7 @@ def build(name: str, steps: int | None = None, seed: int = 0, out=None, threads:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m helpers.train",
+        prog="python -m helpers.grade.train",
         description="Train one of the course's shipped models and record its checksum.",
     )
     parser.add_argument("name", choices=sorted(TARGETS), help="the model to build")
