@@ -30,6 +30,8 @@ class ModelConfig:
     kv_latent, rope_head_dim: MLA's d_c and d_h^R (None: standard K/V cache).
     source: where the numbers come from (a URL, and where in it).
     n_params: the published total number of parameters (None: unknown), for weight bytes.
+    active_params: the parameters one token uses, for a mixture of experts (None: all of them):
+        what a decode step of one sequence must read and multiply.
     """
 
     name: str
@@ -43,6 +45,7 @@ class ModelConfig:
     rope_head_dim: int | None = None
     source: str = ""
     n_params: int | None = None
+    active_params: int | None = None
 
     def __post_init__(self):
         for f in ("n_layers", "n_heads", "n_kv_heads", "d_model", "d_head"):
@@ -52,7 +55,7 @@ class ModelConfig:
                 f"n_heads must be a multiple of n_kv_heads (groups of query heads share a "
                 f"key/value head); got n_heads={self.n_heads}, n_kv_heads={self.n_kv_heads}"
             )
-        for f in ("window", "kv_latent", "rope_head_dim", "n_params"):
+        for f in ("window", "kv_latent", "rope_head_dim", "n_params", "active_params"):
             if getattr(self, f) is not None:
                 _whole(f, getattr(self, f))
         if (self.kv_latent is None) != (self.rope_head_dim is None):
@@ -112,7 +115,7 @@ PRESETS: dict[str, ModelConfig] = {
             "https://huggingface.co/deepseek-ai/DeepSeek-V2/blob/main/config.json: "
             "kv_lora_rank, qk_rope_head_dim; 236B parameters in total, 21B activated per "
             "token (abstract)",
-            n_params=236_000_000_000,
+            n_params=236_000_000_000, active_params=21_000_000_000,
         ),
     )
 }

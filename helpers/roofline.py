@@ -96,9 +96,12 @@ def estimate_params(config) -> int:
 
 
 def _weights(c, n_params) -> int:
-    """n_params if given, else the config's published count, else `estimate_params`."""
+    """The weights one token uses: n_params if given, else the config's published count (its
+    active parameters for a mixture of experts), else `estimate_params`."""
     if n_params is not None:
         return _whole("n_params", n_params)
+    if c.active_params is not None:
+        return c.active_params
     return c.n_params if c.n_params is not None else estimate_params(c)
 
 

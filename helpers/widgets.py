@@ -33,6 +33,7 @@ import torch
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from helpers.attention import softmax
 from helpers.configs import PRESETS, kv_cache_bytes
@@ -596,7 +597,9 @@ def kv_cache_view(model: str = "Llama-3-8B", attention: str = "as published",
                   window: str = "as published", hardware: str = "H100 SXM (3.35 TB/s)",
                   bandwidths=None) -> dict:
     """The KV cache of `batch` sequences against context, and the least time of one decode
-    step: (weights + every sequence's cache) bytes / bandwidth, since each step reads both."""
+    step: (weights + every sequence's cache) bytes / bandwidth, since each step reads both.
+    For a mixture of experts the step reads the weights one token uses (`active_params`): a
+    lower bound, since the tokens of a batch use different experts."""
     bandwidths = BANDWIDTHS if bandwidths is None else bandwidths
     if model not in PRESETS:
         raise ValueError(f"model must be one of {list(PRESETS)}; got {model!r}")
@@ -614,15 +617,18 @@ def kv_cache_view(model: str = "Llama-3-8B", attention: str = "as published",
     nbytes = NUMBER_FORMATS[number_format]
     contexts = np.array(CONTEXTS)
     cache = np.array([kv_cache_bytes(config, int(T), batch, nbytes) for T in contexts])
-    weights = PRESETS[model].n_params * nbytes
+    published = PRESETS[model]
+    weights = published.n_params * nbytes  # what the memory holds
+    read = (published.active_params or published.n_params) * nbytes  # what one step reads
     bandwidth = bandwidths[hardware]
     here = kv_cache_bytes(config, context, batch, nbytes)
     return {
         "model": model, "attention": attention, "config": config, "context": int(context),
         "batch": int(batch), "number_format": number_format, "hardware": hardware,
         "contexts": contexts, "cache_bytes": cache, "weights_bytes": weights,
-        "step_seconds": (weights + cache) / bandwidth, "weights_seconds": weights / bandwidth,
-        "cache_at_context": here, "step_at_context": (weights + here) / bandwidth,
+        "read_bytes": read, "step_seconds": (read + cache) / bandwidth,
+        "weights_seconds": read / bandwidth,
+        "cache_at_context": here, "step_at_context": (read + here) / bandwidth,
         "per_token": kv_cache_bytes(config, 1, 1, nbytes),
     }
 
@@ -655,10 +661,16 @@ def draw_kv_cache(view: dict, fig: Figure) -> None:
     ax_t.set_title(view["hardware"])
     for ax in (ax_m, ax_t):
         ax.set_xscale("log", base=2)
-        ax.set_yscale("log", base=2)
+        ax.set_yscale("log")
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))  # 1, 2, 5, 10, 20, ...
+        ax.yaxis.set_major_formatter(_plain)
+        ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("context (tokens)")
         ax.axvline(view["context"], color="black", lw=0.8, ls=":")
         ax.legend(fontsize=8)
+
+
+_plain = FuncFormatter(lambda value, _: f"{value:g}")  # 0.5, 2, 300: not 5 x 10^-1
 
 
 def kv_cache_explorer(model: str = "Llama-3-8B", attention: str = "as published",

@@ -1,7 +1,7 @@
-"""Lessons 03 and 04 the way a learner runs them: JupyterLab in a real (headless) Chromium.
+"""Lessons 03, 04 and 10 the way a learner runs them: JupyterLab in a real (headless) Chromium.
 
 One JupyterLab, started from the installed requirements on 127.0.0.1 (a free port, no token)
-in a temporary folder holding copies of the two lessons, serves both. For each lesson the test
+in a temporary folder holding copies of the lessons, serves them all. For each lesson the test
 opens it in /usr/bin/chromium driven by Playwright, runs Run > Run All Cells, waits for the
 kernel, checks that no cell shows an error and no widget "Error displaying widget", moves the
 explorer's control, checks that the displayed values change, and saves a screenshot of the
@@ -38,7 +38,7 @@ except ImportError:  # reported by the `lab` fixture
     sync_playwright = None
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSONS = ("03_scaling.ipynb", "04_masks.ipynb")
+LESSONS = ("03_scaling.ipynb", "04_masks.ipynb", "10_llms.ipynb")
 # The README's screenshots are rewritten only when asked (REFRESH_SCREENSHOTS=1), so that a
 # test run leaves the work tree clean; otherwise they go to a temporary folder.
 SCREENSHOTS = (ROOT / "docs" / "screenshots" if os.environ.get("REFRESH_SCREENSHOTS") == "1"
@@ -286,7 +286,7 @@ def wait_for_run_all(lesson: Lesson) -> None:
 
 @pytest.fixture(scope="module")
 def running(lab):
-    """Both lessons open, each in its own page, with Run All started in both (they overlap)."""
+    """The lessons open, each in its own page, with Run All started in all (they overlap)."""
     url, browser = lab
     lessons = {lesson.name: lesson for lesson in (open_lesson(url, browser, n) for n in LESSONS)}
     for lesson in lessons.values():
@@ -423,6 +423,31 @@ def test_lesson_04_mask_explorer_in_jupyterlab(running):
     wait_for_change(explorer, start, r"^reversed causal, 5 real tokens: 10 weights read the future")
     assert_no_errors(lesson, "after changing the mask")
     save_screenshot(explorer, "04_masks_explorer.png")
+
+
+def test_lesson_10_kv_cache_explorer_in_jupyterlab(running):
+    lesson = running["10_llms"]
+    wait_for_run_all(lesson)
+    assert_no_errors(lesson)
+    assert_predictions_were_folded_then_shown(lesson)
+    page = lesson.page
+    explorer = page.locator(".attention-explorer")
+    assert explorer.count() == 1
+    start = explorer_state(explorer)
+    assert start[0].startswith("Llama-3-8B (8 of 32 kv heads), bf16: 128.0 KiB per token"), start[0]
+
+    def dropdown(label: str):
+        return explorer.locator(".widget-dropdown").filter(
+            has=page.locator(".widget-label", has_text=re.compile(f"^{label}$"))).locator("select")
+
+    dropdown("attention").select_option("MQA")
+    mqa = wait_for_change(explorer, start, r"^Llama-3-8B \(1 of 32 kv heads\), bf16: 16\.0 KiB")
+    dropdown("model").select_option("DeepSeek-V2")
+    dropdown("attention").select_option("as published")
+    wait_for_change(explorer, mqa,
+                    r"^DeepSeek-V2 \(MLA, 512 \+ 64 cached per layer\), bf16: 67\.5 KiB")
+    assert_no_errors(lesson, "after changing the model and the attention")
+    save_screenshot(explorer, "10_kv_cache_explorer.png")
 
 
 def test_a_failing_check_shows_the_lesson_not_the_checker(lab):

@@ -375,3 +375,10 @@ def test_kv_cache_explorer_responds_to_its_controls():
     probe.controls["attention"].value = "MQA"
     assert probe.view["config"].n_kv_heads == 1
     assert bytes(probe.image.value).startswith(b"\x89PNG")
+
+
+def test_kv_cache_view_a_mixture_of_experts_reads_only_its_active_weights():
+    ds = W.kv_cache_view("DeepSeek-V2", context=8192)
+    assert ds["weights_bytes"] == 236_000_000_000 * 2                   # all of it in memory
+    assert ds["read_bytes"] == 21_000_000_000 * 2                       # one token's experts
+    assert math.isclose(ds["step_at_context"], (42e9 + 576 * 60 * 2 * 8192) / 3.35e12)
