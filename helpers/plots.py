@@ -67,8 +67,12 @@ def heatmap(
     vmax=None,
     xlabel=None,
     ylabel=None,
+    cbar=True,
 ):
-    """A labelled seaborn heatmap of any 2-D matrix. Returns the Axes."""
+    """A labelled seaborn heatmap of any 2-D matrix. Returns the Axes.
+
+    cbar: True draws a colour bar, False none, a string draws one labelled with it.
+    """
     m = _to_numpy(matrix)
     if m.ndim != 2:
         raise ValueError(f"heatmap needs a 2-D matrix; got shape {m.shape}")
@@ -94,7 +98,8 @@ def heatmap(
             square=rows <= 12 and cols <= 12,
             xticklabels=list(col_labels) if col_labels is not None else "auto",
             yticklabels=list(row_labels) if row_labels is not None else "auto",
-            cbar=True,
+            cbar=bool(cbar),
+            cbar_kws={"label": cbar} if isinstance(cbar, str) else None,
         )
     ax.tick_params(axis="y", rotation=0)
     if title:

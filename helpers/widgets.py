@@ -641,8 +641,8 @@ def describe_kv_cache(view: dict) -> str:
         f"{view['model']} ({heads}), {view['number_format']}: "
         f"{view['per_token'] / 2**10:.1f} KiB per token; {view['batch']} x "
         f"{view['context']:,d} tokens: cache {view['cache_at_context'] / 2**30:.2f} GiB, "
-        f"weights {view['weights_bytes'] / 2**30:.1f} GiB; decode step >= "
-        f"{view['step_at_context'] * 1e3:.2f} ms on {view['hardware']}"
+        f"weights {view['weights_bytes'] / 2**30:.1f} GiB; decode step about "
+        f"{view['step_at_context'] * 1e3:.2f} ms on {view['hardware']} (memory-bound)"
     )
 
 
@@ -657,7 +657,7 @@ def draw_kv_cache(view: dict, fig: Figure) -> None:
     ax_t.plot(T, view["step_seconds"] * 1e3, "o-", color="tab:red", label="weights + cache")
     ax_t.axhline(view["weights_seconds"] * 1e3, color="gray", ls="--", lw=1,
                  label="weights alone")
-    ax_t.set_ylabel("ms per decode step (at least)")
+    ax_t.set_ylabel("ms per decode step (memory-bound)")
     ax_t.set_title(view["hardware"])
     for ax in (ax_m, ax_t):
         ax.set_xscale("log", base=2)

@@ -32,3 +32,12 @@ def test_heatmap_refuses_what_it_cannot_draw():
         heatmap(np.ones((3, 3)), ["a", "b"])
     with pytest.raises(ValueError, match="Pick one batch element and head first"):
         attention_heatmap(np.ones((1, 2, 3, 3)))
+
+
+def test_heatmap_colour_bar_can_be_labelled_or_left_out():
+    fig, axes = plt.subplots(1, 2)
+    heatmap(np.eye(2), ax=axes[0], cbar="weight")
+    heatmap(np.eye(2), ax=axes[1], cbar=False)
+    labels = [ax.get_ylabel() for ax in fig.axes[2:]]        # the colour bars' own axes
+    assert labels == ["weight"]                                # one bar, labelled
+    plt.close("all")
