@@ -15,7 +15,7 @@ from helpers.checks import diagnoses
 from notebook_files import LESSONS, ROOT, read
 
 PREFIXES = ("generic", "rule", "qkv", "one_row", "scaling", "masks", "multi_head", "position",
-            "block", "architectures", "cost", "llms")
+            "block", "architectures", "cost", "llms", "induction")
 ID = re.compile(r"""["']((?:""" + "|".join(PREFIXES) + r""")\.[a-z0-9]+(?:-[a-z0-9]+)*)["']""")
 CHECKS = sorted((ROOT / "helpers" / "checks").glob("*.py"))
 MISTAKES = sorted((ROOT / "tests" / "mistakes").glob("[0-9]*.py"))

@@ -7,9 +7,10 @@ visible cases are only sizes get extra cases of drawn sizes. Here:
 - for every exercise, a hard-coded answer (a table of what the solution returned on the visible
   inputs, looked up by a digest of the arguments; the first entry when none matches) passes
   without a grading seed and fails under one. The digest reads arrays' bytes, numbers, a
-  generator's state (measure_dot_variance is given an rng), a module's weights and a function's
-  name; the answer also calls a function argument as the solution did (feed_forward's
-  activation, which the check watches). Exempt: the exercises in EXEMPT;
+  generator's state (measure_dot_variance is given an rng, my_repeated_span_batch a torch
+  generator), a module's weights and a function's name; the answer also calls a function
+  argument as the solution did (feed_forward's activation, which the check watches). Exempt:
+  the exercises in EXEMPT;
 - without a grading seed core.seed(n) is n, so the notebook's cases stay reproducible.
 The solution notebooks' cells run in-process, as in tests/test_mistakes.py.
 """
@@ -122,6 +123,8 @@ def _feed(h, value) -> None:
         h.update(np.ascontiguousarray(value).tobytes())
     elif isinstance(value, np.random.Generator):
         h.update(repr(value.bit_generator.state).encode())
+    elif isinstance(value, torch.Generator):
+        h.update(value.get_state().numpy().tobytes())
     elif isinstance(value, torch.nn.Module):
         _feed(h, list(value.state_dict().items()))
     elif isinstance(value, dict):

@@ -158,6 +158,11 @@ RULE_MISTAKE_KEYS = [
     ("10_llms", "ex4", "calls helpers.rope_scaling"),
     ("10_llms", "ex5", "library row_backward"),
     ("10_llms", "ex5", "autograd through torch"),
+    ("11_induction", "ex1", "calls the lesson's score"),
+    ("11_induction", "ex2", "calls the lesson's score"),
+    ("11_induction", "ex3", "calls the lesson's batch"),
+    ("11_induction", "ex4", "calls copy_losses"),
+    ("11_induction", "ex4", "calls ablation_mask"),
 ]
 _BY_KEY = {(lesson, m["exercise"], m["kind"]): m for lesson, m in MISTAKES}
 OTHER_MISTAKE_KEYS = [key for key in _BY_KEY if key not in RULE_MISTAKE_KEYS][::40]
