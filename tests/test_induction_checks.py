@@ -449,3 +449,32 @@ def test_a_global_reseed_is_put_back():
         induction.check_repeated_span_batch(reseeds)
     assert info.value.diagnosis == "induction.batch-global-seed"
     assert torch.equal(torch.random.get_rng_state(), before)
+
+
+# ---------------------------------------------------------------- round 2: sizes and APIs
+
+
+@pytest.mark.parametrize("grading", [None, 2024])
+def test_the_scores_first_case_has_the_lessons_size(grading):
+    """T = 33, span = 16 first: an answer with the lesson's size hard-coded passes it and is
+    named as hard-coded on the next case, of another size."""
+    core.set_grading_seed(grading)
+    try:
+        w1, w2 = induction._prev_cases(), induction._ind_cases()
+    finally:
+        core.set_grading_seed(None)
+    T = 1 + 2 * induction.LESSON_SPAN
+    assert w1[0].shape[-1] == T and w1[1].shape[-1] != T
+    assert (w2[0][0].shape[-1], w2[0][1]) == (T, induction.LESSON_SPAN)
+    assert w2[1][1] != induction.LESSON_SPAN
+
+
+def test_a_score_s_own_type_error_is_left_alone():
+    """Only torch's keywords and methods on the NumPy weights are named; another TypeError of
+    the student's own code is raised as it is."""
+
+    def wrong(weights):
+        return float(len(weights, 1))
+
+    with pytest.raises(TypeError, match="len"):
+        induction.check_previous_token_score(wrong)

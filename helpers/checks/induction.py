@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 
 import numpy as np
 import torch
@@ -125,9 +126,17 @@ _KINDS = ("previous", "one-off", "self", "sink", "random")
 _SPAN_KINDS = ("induction", "duplicate", "one-past", "previous", "sink", "random")
 
 
+LESSON_SPAN = 16  # the shipped model's batches: T = 1 + 2·16 = 33
+
+
 def _prev_cases():
+    """The lesson's size first (T = 33, a repeated-span pattern), so that an answer with the
+    lesson's length hard-coded passes it and is named as hard-coded on the next, smaller case;
+    then smaller ones, more when grading."""
+    T = 1 + 2 * LESSON_SPAN
     rng = core.rng(50)
     cases = [
+        _patterns(core.rng(52), T, ["previous", "induction", "sink", "random"], span=LESSON_SPAN),
         _patterns(rng, 7, ["previous", "random", "sink", "one-off"]),
         _patterns(rng, 2, ["random"]),  # the smallest: one query with a previous token
         _patterns(rng, 12, ["previous!", "self", "random"]),  # a perfect previous-token head
@@ -142,8 +151,12 @@ def _prev_cases():
 
 
 def _ind_cases():
+    """The lesson's span first (span = 16, T = 33: see _prev_cases), then smaller ones."""
     rng = core.rng(51)
     cases = [
+        (_patterns(core.rng(53), 1 + 2 * LESSON_SPAN, ["induction", "duplicate", "previous",
+                                                        "random"], span=LESSON_SPAN),
+         LESSON_SPAN),
         (_patterns(rng, 9, ["induction", "duplicate", "random"], span=4), 4),
         (_patterns(rng, 5, ["induction", "previous"], span=2), 2),
         (_patterns(rng, 13, ["induction!", "one-past", "sink", "random"], span=6), 6),
@@ -201,6 +214,33 @@ def _score_value(result, name: str, want: float, B: int, n_queries: int, T: int)
     core.fail(f"{name}: your function returned an array of shape {shape}: {how}.{note} Return "
               "one float (float(...) or .item() turns a 0-d result into one).",
               "induction.score-shape")
+
+
+_TORCH_KEYWORD = re.compile(r"'(dim|dim1|dim2|keepdim)' is an invalid keyword argument"
+                            r"|unexpected keyword argument '(dim|dim1|dim2|keepdim)'")
+_NUMPY_ATTRIBUTE = re.compile(r"'numpy\.\w+' object has no attribute '(\w+)'")
+
+
+def _score_call(fn, *args, name: str):
+    """core.call(fn, *args) for a score, whose weights are a NumPy array: torch's keywords
+    (dim=, dim1=, keepdim=) or a torch.Tensor method used on it is named, not left as NumPy's
+    TypeError or AttributeError."""
+    try:
+        return core.call(fn, *args, name=name)
+    except (TypeError, AttributeError) as error:
+        said = str(error)
+        keyword = _TORCH_KEYWORD.search(said) if isinstance(error, TypeError) else None
+        method = _NUMPY_ATTRIBUTE.search(said) if isinstance(error, AttributeError) else None
+        if keyword is None and not (method and hasattr(torch.Tensor, method.group(1))):
+            raise
+        what = (f"torch's keyword {next(g for g in keyword.groups() if g)}=" if keyword
+                else f"torch's method .{method.group(1)}()")
+        core.fail(f"{name}: your function raised {type(error).__name__} ({said}): it uses "
+                  f"{what} on `weights`, which is a NumPy array here. NumPy names the axes "
+                  "axis=, axis1=, axis2= (np.diagonal(weights, offset, axis1=1, axis2=2), "
+                  "weights.mean(axis=...), keepdims=); or turn the array into a tensor first, "
+                  "torch.as_tensor(weights), and use torch's names on that.",
+                  "induction.score-torch-on-numpy")
 
 
 _REDUCTIONS = ("mean", "query-sum", "batch-sum", "sum", "first", "last")
@@ -307,6 +347,13 @@ def _common_mistakes(w, t, key):
          "the queries, which is empty at this offset; name the query and key axes, "
          "np.diagonal(weights, offset, axis1=1, axis2=2), or index weights[:, t, key] with "
          "two arrays of positions.", math.nan),
+        ("induction.score-outer-index",
+         f"your score is the mean of every (query, key) PAIR of your two ranges, a "
+         f"{len(t)} x {len(key)} block: weights[:, t][:, :, key] (like np.ix_, or a slice "
+         "of each axis) takes the queries, then the keys of every one of them. The score "
+         "reads one key per query, the pairs (t, key) of one diagonal: index both axes at "
+         "once, weights[:, t, key], with two arrays of the same length.",
+         float(w[:, t][:, :, key].mean())),
         ("induction.score-argmax",
          "your score counts the queries whose LARGEST weight is on the key (an argmax): the "
          "score is the mean of the weight itself, so that a head that gives the key 0.6 scores "
@@ -326,7 +373,7 @@ def check_previous_token_score(my_previous_token_score) -> None:
         B, T, _ = w.shape
         name = f"my_previous_token_score(weights of shape {w.shape})"
         want = float(previous_token_score(w).mean())
-        result = core.call(my_previous_token_score, w, name="my_previous_token_score")
+        result = _score_call(my_previous_token_score, w, name="my_previous_token_score")
         got, low = _score_value(result, name, want, B, T - 1, T)
         t = np.arange(1, T)
         mistakes = [
@@ -343,7 +390,7 @@ def check_previous_token_score(my_previous_token_score) -> None:
             *_common_mistakes(w, t, t - 1),
         ]
 
-        def search(got, tol, w=w, T=T):
+        def search(got, tol, w=w, T=T, sizes=frozenset(c.shape[-1] for c in cases)):
             found = _diagonal_search(w, got, 1, (1, T - 1), tol)
             if found is None:
                 return None
@@ -359,6 +406,12 @@ def check_previous_token_score(my_previous_token_score) -> None:
                            f" (Your weights are also {_REDUCTION_WORDS[reduction]}.)"))
             if k == 1 and (a, b) == (1, T - 1):
                 return _score_reduction(reduction, "the weight on key t - 1")
+            if k == 1 and a == 1 and b + 1 in sizes and b + 1 < T - 1:  # not off by one
+                return ("generic.hard-coded-size",
+                        f"your score is the mean of {what}: the right key and queries for a "
+                        f"pattern of length T = {b + 1} (another case of this check), not for "
+                        f"this one's T = {T}. Is the length hard-coded instead of read from "
+                        "the weights, T = weights.shape[-1]?")
             if k != 1:
                 which = {0: "the current token itself, the main diagonal",
                          2: "two positions back"}.get(k, "")
@@ -401,12 +454,12 @@ def check_induction_score(my_induction_score) -> None:
         B, T, _ = w.shape
         name = f"my_induction_score(weights of shape {w.shape}, span={span})"
         want = float(induction_score(w, span, prefix=1).mean())
-        result = core.call(my_induction_score, w, span, name="my_induction_score")
+        result = _score_call(my_induction_score, w, span, name="my_induction_score")
         got, low = _score_value(result, name, want, B, span, T)
         t = np.arange(span + 1, 2 * span + 1)
         mistakes = _common_mistakes(w, t, t - span + 1)
 
-        def search(got, tol, w=w, T=T, span=span):
+        def search(got, tol, w=w, T=T, span=span, spans=frozenset(s for _, s in cases)):
             found = _diagonal_search(w, got, span - 1, (span + 1, 2 * span), tol)
             if found is None:
                 return None
@@ -415,6 +468,13 @@ def check_induction_score(my_induction_score) -> None:
             right_queries = (a, b) == (span + 1, 2 * span)
             if k == span - 1 and right_queries:
                 return _score_reduction(reduction, f"the weight on key t - span + 1 = t - {k}")
+            other = k + 1
+            if abs(other - span) > 1 and other in spans and (a, b) == (other + 1, 2 * other):
+                return ("generic.hard-coded-size",
+                        f"your score is the mean of {what}: the right key and queries for "
+                        f"span = {other} (another case of this check), not for this one's "
+                        f"span = {span}. Is the span hard-coded instead of read from the "
+                        "argument `span`?")
             queries_note = "" if right_queries else (
                 f" (and the second copy's queries are span+1..2·span = {span + 1}..{2 * span}, "
                 f"not {a}..{b})")
@@ -876,6 +936,41 @@ def _window_search(got, intact, ablated, span, B, tol):
     return min(found)[1] if found else None
 
 
+def _ablation_call(fn, model, ids, layer, head, span, *, name: str):
+    """core.call for the ablation: F.cross_entropy's error for (B, S, vocab) logits, which it
+    reads as S classes of vocab positions, is named (the classes go on axis 1)."""
+    try:
+        return core.call(fn, model, ids, layer, head, span, name="my_ablation_effect")
+    except (RuntimeError, ValueError) as error:
+        if "Expected target size" not in str(error):
+            raise
+        core.fail(f"{name}: your function raised {type(error).__name__} ({error}): "
+                  "F.cross_entropy reads the classes on axis 1, so (B, S, vocab) logits are "
+                  "taken for S classes at vocab positions. Flatten the predictions to "
+                  "(B·S, vocab) and the targets to (B·S,) (pred.flatten(0, 1), "
+                  "target.flatten()), or move the classes to axis 1, pred.transpose(1, 2), "
+                  "against (B, S) targets.", "induction.ablation-class-axis")
+
+
+def _not_log_probabilities(got, model, ids, ones, ablation, span) -> str | None:
+    """The message when `got` is the rise of F.nll_loss on the right targets applied to the
+    raw logits or to the softmax's probabilities instead of log-probabilities; else None."""
+    with torch.no_grad():
+        runs = [model(ids, m).double()[:, span + 1 : 2 * span] for m in (ones, ablation)]
+    target = ids[:, span + 2 :, None]
+    kinds = (("logit", "the raw logits", lambda x: x),
+             ("probability", "the softmax's probabilities", lambda x: x.softmax(-1)))
+    for value, what, of in kinds:
+        intact, ablated = (float(-of(x).gather(-1, target).mean()) for x in runs)
+        if math.isclose(got, ablated - intact, rel_tol=1e-5, abs_tol=ABLATION_ATOL):
+            return (f"your losses are minus the target's {value} (F.nll_loss of {what}, or "
+                    f"-{value}s.gather(...)), not the cross-entropy: the loss is minus the "
+                    "target's LOG-probability, and nll_loss expects log-probabilities. Use "
+                    "F.cross_entropy(logits, targets), which applies log_softmax itself, or "
+                    "F.nll_loss(F.log_softmax(logits, dim=-1), targets).")
+    return None
+
+
 def _mask_diagnosis(calls, L, H, layer, head, name):
     """Fail naming a wrong head_mask among the calls the student made; None when the calls
     include the intact model (all ones) and the right ablation."""
@@ -1073,7 +1168,7 @@ def check_ablation_effect(my_ablation_effect) -> None:
         window = slice(span + 1, 2 * span)  # logits span+1..2·span-1 -> ids span+2..2·span
         want = float(ablated[0][window].mean() - intact[0][window].mean())
         model = _watched(base)
-        result = core.call(my_ablation_effect, model, ids, layer, head, span, name=fname)
+        result = _ablation_call(my_ablation_effect, model, ids, layer, head, span, name=name)
         got = _effect_value(result, name, want, B, span)
         right = math.isclose(got, want, rel_tol=1e-5, abs_tol=ABLATION_ATOL)
         no_zero = model.calls and all(torch.equal(c, ones) for c in model.calls)
@@ -1087,6 +1182,9 @@ def check_ablation_effect(my_ablation_effect) -> None:
         if found is not None:
             diagnosis, message = _window_message(found, span, T, layer, head)
             core.fail(f"{name}: {message}", diagnosis)
+        found = _not_log_probabilities(got, base, ids, ones, ablation, span)
+        if found is not None:
+            core.fail(f"{name}: {found}", "induction.ablation-not-log-probs")
         if abs(got) < 1e-12:
             core.fail(f"{name}: your rise is exactly 0: your two losses are equal, so the head "
                       "was not zeroed in one of them. Pass the model a head_mask of ones for "

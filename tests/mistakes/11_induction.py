@@ -167,7 +167,7 @@ MISTAKES = [
     return float(weights.mean())
 '''),
     dict(exercise="ex1", kind="a block instead of its diagonal",
-         expect="not the mean weight of a range", id="induction.score-wrong-value",
+         expect="PAIR", id="induction.score-outer-index",
          code='''def my_previous_token_score(weights):
     return float(weights[:, 1:, :-1].mean())
 '''),
@@ -625,4 +625,63 @@ def my_ablation_effect(model, ids, layer, head, span):
     intact = torch.ones(model.n_layers, model.n_heads)
     return second_copy_loss(hi.ablation_mask(model, (layer, head))) - second_copy_loss(intact)
 '''),
+    # ---------------------------------------------------------------- round 2: sizes, APIs
+    dict(exercise="ex1", kind="the lesson's T = 33 hard-coded", expect="hard-coded",
+         id="generic.hard-coded-size",
+         code='''def my_previous_token_score(weights):
+    T = 33
+    return float(np.mean([weights[:, t, t - 1] for t in range(1, T)]))
+'''),
+    dict(exercise="ex2", kind="the lesson's span = 16 hard-coded", expect="hard-coded",
+         id="generic.hard-coded-size",
+         code='''def my_induction_score(weights, span):
+    w = torch.as_tensor(weights)
+    q = torch.arange(16) + 17
+    return w[:, q, q - 15].mean().item()
+'''),
+    dict(exercise="ex1", kind="torch's dim1/dim2 on NumPy", expect="NumPy array",
+         id="induction.score-torch-on-numpy",
+         code='''def my_previous_token_score(weights):
+    return float(np.diagonal(weights, -1, dim1=1, dim2=2).mean())
+'''),
+    dict(exercise="ex2", kind="torch's .float() on a NumPy number", expect="torch's method",
+         id="induction.score-torch-on-numpy",
+         code='''def my_induction_score(weights, span):
+    t = np.arange(span + 1, 2 * span + 1)
+    return weights[:, t, t - span + 1].mean().float()
+'''),
+    dict(exercise="ex1", kind="two index arrays one after the other", expect="PAIR",
+         id="induction.score-outer-index",
+         code='''def my_previous_token_score(weights):
+    t = np.arange(1, weights.shape[-1])
+    return float(weights[:, t][:, :, t - 1].mean())
+'''),
+    dict(exercise="ex2", kind="np.ix_ of queries and keys", expect="index both axes at once",
+         id="induction.score-outer-index",
+         code='''def my_induction_score(weights, span):
+    q = np.arange(span + 1, 2 * span + 1)
+    return float(np.mean([w[np.ix_(q, q - span + 1)] for w in weights]))
+'''),
+    dict(exercise="ex4", kind="(B, S, vocab) logits to cross_entropy", expect="axis 1",
+         id="induction.ablation-class-axis",
+         code=_ablation(_RIGHT_MASKS, '''    def second_copy_loss(head_mask):
+        with torch.no_grad():
+            logits = model(ids, head_mask)
+        return F.cross_entropy(logits[:, span + 1 : 2 * span], ids[:, span + 2 :]).item()
+''')),
+    dict(exercise="ex4", kind="nll_loss of softmax probabilities", expect="LOG-probability",
+         id="induction.ablation-not-log-probs",
+         code=_ablation(_RIGHT_MASKS, '''    def second_copy_loss(head_mask):
+        with torch.no_grad():
+            probs = model(ids, head_mask).softmax(-1)[:, span + 1 : 2 * span]
+        return F.nll_loss(probs.reshape(-1, probs.shape[-1]), ids[:, span + 2 :].reshape(-1)).item()
+''')),
+    dict(exercise="ex4", kind="minus the target's raw logit", expect="target's logit",
+         id="induction.ablation-not-log-probs",
+         code=_ablation(_RIGHT_MASKS, '''    def second_copy_loss(head_mask):
+        with torch.no_grad():
+            logits = model(ids, head_mask)[:, span + 1 : 2 * span]
+        picked = logits.gather(-1, ids[:, span + 2 :, None])
+        return -picked.mean().item()
+''')),
 ]
