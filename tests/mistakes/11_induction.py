@@ -31,6 +31,13 @@ _RIGHT_MASKS = '''    intact = torch.ones(model.n_layers, model.n_heads)
 '''
 
 MISTAKES = [
+    dict(exercise="ex1", kind="median instead of mean", expect="not the mean weight",
+         id="induction.score-wrong-value",
+         code='''def my_previous_token_score(weights):
+    T = weights.shape[-1]
+    t = np.arange(1, T)
+    return float(np.median(weights[:, t, t - 1]))
+'''),
     # ---------------------------------------------------------------- ex1 previous-token score
     dict(exercise="ex1", kind="next key t + 1", expect="above the diagonal",
          id="induction.score-above-diagonal",
