@@ -90,6 +90,22 @@ def _wrap(text: str, width: int = 100) -> list[str]:
     return lines
 
 
+def single_threaded(check):
+    """Run a check with torch on one thread: its tensors and models are tiny, and on a busy
+    machine torch's thread pool makes each small op cost milliseconds. The setting is restored."""
+
+    @functools.wraps(check)
+    def run(*args, **kwargs):
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            return check(*args, **kwargs)
+        finally:
+            torch.set_num_threads(threads)
+
+    return run
+
+
 def passed(what: str) -> None:
     """The one line a passing check prints."""
     print(f"✔ {what}")

@@ -13,7 +13,6 @@ even though its values are right. This is lesson-specific and lives here, not in
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 
@@ -27,23 +26,6 @@ from helpers.heads import KVCache
 from helpers.masks import causal_mask, sliding_window_mask
 from helpers.model import TinyGPT
 from helpers.streaming import attention_step
-
-
-def _single_threaded(check):
-    """Run a check with torch on one thread: its tensors are tiny, and on a busy machine
-    torch's thread pool makes each small op cost milliseconds. The setting is restored."""
-
-    @functools.wraps(check)
-    def run(*args, **kwargs):
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            return check(*args, **kwargs)
-        finally:
-            torch.set_num_threads(threads)
-
-    return run
-
 
 _same = core.matches
 
@@ -300,7 +282,7 @@ def _online_cases():
 
 
 @core.exercise
-@_single_threaded
+@core.single_threaded
 def check_online_softmax(my_online_softmax) -> None:
     """Exercise: my_online_softmax(x, block_size) -> softmax(x) from a running max and sum."""
     core.forbid(my_online_softmax, ONLINE_FORBIDDEN, name="my_online_softmax",
@@ -610,7 +592,7 @@ def _one_step(fn, state, s, v, name):
 
 
 @core.exercise
-@_single_threaded
+@core.single_threaded
 def check_attention_step(my_attention_step) -> None:
     """Exercise: my_attention_step(m, z, acc, s, v) -> (m_new, z_new, acc_new)."""
     core.forbid(my_attention_step, STEP_FORBIDDEN,
@@ -754,7 +736,7 @@ def _compare_cache(got, want, make_mistakes, name, sizes):
 
 
 @core.exercise
-@_single_threaded
+@core.single_threaded
 def check_cache_append(my_cache_append) -> None:
     """Exercise: my_cache_append(cache_k, cache_v, k_new, v_new) -> (k_all, v_all)."""
     core.forbid(my_cache_append, CACHE_FORBIDDEN, name="my_cache_append",
@@ -886,7 +868,7 @@ def _window_properties(got, T, window, name):
 
 
 @core.exercise
-@_single_threaded
+@core.single_threaded
 def check_sliding_window_mask(my_sliding_window_mask) -> None:
     """Exercise: my_sliding_window_mask(T, window) -> (T, T) bool, keys i-window+1..i."""
     core.forbid(my_sliding_window_mask, WINDOW_FORBIDDEN, name="my_sliding_window_mask",
@@ -1037,7 +1019,7 @@ def _right_with_ties(got, logits, k) -> bool:
 
 
 @core.exercise
-@_single_threaded
+@core.single_threaded
 def check_top_k_gates(my_top_k_gates) -> None:
     """Exercise: my_top_k_gates(logits, k) -> (N, n_experts) gates, k non-zero per row."""
     core.forbid(my_top_k_gates, GATES_FORBIDDEN, name="my_top_k_gates",

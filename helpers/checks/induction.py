@@ -41,22 +41,6 @@ from helpers.induction import (
 )
 
 
-def _single_threaded(check):
-    """Run a check with torch on one thread: its models are tiny, and on a busy machine
-    torch's thread pool makes each small op cost milliseconds. The setting is restored."""
-
-    @functools.wraps(check)
-    def run(*args, **kwargs):
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            return check(*args, **kwargs)
-        finally:
-            torch.set_num_threads(threads)
-
-    return run
-
-
 def _key_words(k: int) -> str:
     """Key t - k in words: "key t - 1", "key t", "key t + 1"."""
     return "key t" if k == 0 else (f"key t - {k}" if k > 0 else f"key t + {-k}")
@@ -682,7 +666,7 @@ def _batch_properties(ids: torch.Tensor, name: str, batch: int, span: int, V: in
 
 
 @core.exercise
-@_single_threaded
+@core.single_threaded
 def check_repeated_span_batch(my_repeated_span_batch) -> None:
     """Exercise: my_repeated_span_batch(batch, span, vocab_size, generator) -> (batch, 1+2·span)."""
     fname = "my_repeated_span_batch"
@@ -1147,7 +1131,7 @@ def _window_message(found, span, T, layer, head):
 
 
 @core.exercise
-@_single_threaded
+@core.single_threaded
 def check_ablation_effect(my_ablation_effect) -> None:
     """Exercise: my_ablation_effect(model, ids, layer, head, span) -> the rise of the loss."""
     fname = "my_ablation_effect"

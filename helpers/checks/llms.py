@@ -15,7 +15,6 @@ and only then compares every number with core's generic diagnoses.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import re
@@ -33,21 +32,6 @@ from helpers.streaming import row_backward
 
 _same = core.matches
 
-
-def _single_threaded(check):
-    """Run a check with torch on one thread: its tensors are tiny, and on a busy machine
-    torch's thread pool makes each small op cost milliseconds. The setting is restored."""
-
-    @functools.wraps(check)
-    def run(*args, **kwargs):
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            return check(*args, **kwargs)
-        finally:
-            torch.set_num_threads(threads)
-
-    return run
 
 
 def _heads(ids) -> str:
@@ -302,7 +286,7 @@ def _gqa_not_a_tensor(result, want, name) -> None:
 
 
 @core.exercise
-@_single_threaded
+@core.single_threaded
 def check_gqa(my_gqa) -> None:
     """Exercise: my_gqa(q, k, v) -> (B, H_q, T, d), query head h reading kv head h // G."""
     core.forbid(my_gqa, GQA_FORBIDDEN, name="my_gqa",
