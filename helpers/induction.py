@@ -30,7 +30,7 @@ from torch import nn
 from helpers.attention import attention
 from helpers.heads import _check_heads, merge_heads, split_heads
 from helpers.masks import causal_mask
-from helpers.model import _lr_factor, _threads
+from helpers.model import fit_steps
 from helpers.positions import LearnedPositions, sinusoidal_encoding
 
 # The shipped recipe (issue 14): 6000 steps, about 110 s on one thread of the course machine.
@@ -494,25 +494,14 @@ def fit(model: AttentionOnly, steps: int, seed: int = 0, threads: int = 2, on_st
             f"more than the model's max_len {model.max_len}"
         )
     g = torch.Generator().manual_seed(seed)
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.99),
-                            weight_decay=weight_decay, foreach=True)
-    schedule = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: _lr_factor(step, steps))
-    losses = []
-    model.train()
-    with _threads(threads):
-        for _ in range(steps):
-            ids = training_batch(batch, span, min_span, model.vocab_size, g, bos)  # (B, T)
-            logits = model(ids)[:, :-1]  # (B, T-1, V)
-            loss = F.cross_entropy(logits.flatten(0, 1), ids[:, 1:].flatten())
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            schedule.step()
-            losses.append(loss.item())
-            if on_step is not None:
-                on_step(len(losses), losses[-1])
-    model.eval()
-    return losses
+
+    def rows_loss():
+        ids = training_batch(batch, span, min_span, model.vocab_size, g, bos)  # (B, T)
+        logits = model(ids)[:, :-1]  # (B, T-1, V)
+        return F.cross_entropy(logits.flatten(0, 1), ids[:, 1:].flatten())
+
+    return fit_steps(model, rows_loss, steps, lr=lr, weight_decay=weight_decay,
+                     threads=threads, on_step=on_step, foreach=True)
 
 
 def train_induction(steps: int = TRAINING["steps"], seed: int = 0,

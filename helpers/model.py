@@ -192,19 +192,34 @@ def train(
     if len(data) <= block_size:
         raise ValueError(f"need more than block_size={block_size} ids; got {len(data)}")
     g = torch.Generator().manual_seed(seed)
-    opt = torch.optim.AdamW(
-        model.parameters(), lr=lr, betas=(0.9, 0.99), weight_decay=weight_decay
-    )
+
+    def window_loss():
+        start = torch.randint(len(data) - block_size, (batch_size,), generator=g)
+        offsets = start[:, None] + torch.arange(block_size)  # (B, T)
+        x, y = data[offsets], data[offsets + 1]  # y is x shifted one to the left
+        logits, _ = model(x)  # (B, T, vocab)
+        return F.cross_entropy(logits.flatten(0, 1), y.flatten())
+
+    return fit_steps(model, window_loss, steps, lr=lr, weight_decay=weight_decay,
+                     threads=threads, on_step=on_step)
+
+
+def fit_steps(model: nn.Module, batch_loss, steps: int, *, lr: float, weight_decay: float,
+              threads: int = 1, on_step=None, foreach: bool | None = None) -> list[float]:
+    """The course's training loop: `steps` AdamW steps (betas 0.9, 0.99) on batch_loss(), the
+    loss of a fresh batch, with a linear warm-up and a cosine decay of the learning rate.
+
+    Returns every step's loss; leaves the model in eval mode. threads: torch's thread count
+    while training, restored afterwards. on_step(step, loss) is called after every step.
+    """
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.99),
+                            weight_decay=weight_decay, foreach=foreach)
     schedule = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: _lr_factor(step, steps))
     losses = []
     model.train()
     with _threads(threads):
         for _ in range(steps):
-            start = torch.randint(len(data) - block_size, (batch_size,), generator=g)
-            offsets = start[:, None] + torch.arange(block_size)  # (B, T)
-            x, y = data[offsets], data[offsets + 1]  # y is x shifted one to the left
-            logits, _ = model(x)  # (B, T, vocab)
-            loss = F.cross_entropy(logits.flatten(0, 1), y.flatten())
+            loss = batch_loss()
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()

@@ -10,14 +10,7 @@ from helpers.gqa import GroupedQueryAttention, grouped_query_attention, repeat_k
 from helpers.heads import KVCache
 from helpers.masks import chunk_causal_mask
 
-
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    """Tiny tensors: on a busy machine torch's thread pool makes each op cost milliseconds."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def qkv(B=2, H_q=6, H_kv=2, T_q=5, T_k=7, d=8, d_v=None, seed=0, dtype=torch.float64):

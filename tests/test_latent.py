@@ -14,13 +14,7 @@ from helpers.positions import apply_rope
 SIZES = dict(d_model=32, n_heads=4, d_head=8, d_latent=12, d_rope=4)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    """Tiny tensors: on a busy machine torch's thread pool makes each op cost milliseconds."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 @pytest.fixture(scope="module")

@@ -12,13 +12,7 @@ from helpers.masks import chunk_causal_mask
 VOCAB = 50
 
 
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    """Tiny tensors: on a busy machine torch's thread pool makes each op cost milliseconds."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 @pytest.fixture(scope="module")
