@@ -7,7 +7,8 @@
 #
 # `grade` prints the table, appends it to $GITHUB_STEP_SUMMARY when that is set, writes
 # grades.md, grades.json, grades.xml (JUnit) and grades.csv into $GRADES_DIR (default grades/),
-# and exits with the grader's status: 0 all passed, 1 some did not, 2 usage error.
+# and exits with the grader's status: 0 all passed, 1 some did not, 2 usage error, 3 the
+# machine failed a notebook (grader error: grade it again).
 # $PYTHON picks the interpreter (default python); $GRADE_ARGS adds options (e.g. --timeout 120);
 # $GRADE_STUDENT names the student in the reports (the workflow passes the repository's name),
 # so that a teacher can build one class report from every student's grades.json:

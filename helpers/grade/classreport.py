@@ -22,7 +22,7 @@ TEMPLATES = os.path.join(os.path.dirname(__file__), "templates")
 STATUS_CLASS = {
     "passed": "passed", "failed": "failed", "not attempted": "unattempted",
     "error": "error", "timeout": "error", "tampered": "tampered", "unreadable": "error",
-    "not submitted": "missing",
+    "not submitted": "missing", "grader error": "regrade",
 }
 MAX_CHART_ROWS = 15
 

@@ -28,6 +28,7 @@ from helpers.checks import diagnoses
 
 RULES = ("best", "latest")
 NO_NAME = "(no name)"
+GRADER_ERROR = "grader error"  # the machine failed the notebook: no points either way, regrade
 
 
 @dataclass
@@ -116,6 +117,16 @@ class ClassView:
             return []
         return sorted({e.student for e in self.entries if e.student not in self.roster})
 
+    @property
+    def regrade(self) -> list[Entry]:
+        """The notebooks the machine failed (`grader error`): to grade again."""
+        return [e for e in self.entries if e.lesson is not None and any(
+            x.get("status") == GRADER_ERROR for x in e.exercises.values())]
+
+    def needs_regrade(self, student: str, lesson: str) -> bool:
+        entry = self.counted(student, lesson)
+        return entry is not None and entry in self.regrade
+
     def missing_lessons(self, student: str) -> list[str]:
         return [lesson for lesson in self.lessons if self.counted(student, lesson) is None]
 
@@ -187,7 +198,8 @@ class ClassView:
         for exercise in self.exercises:
             rows = [(1.0 if self.status(s, exercise) == "passed" else 0.0,
                      self.total(s) - self.earned(s, exercise))
-                    for s in self.students if self.counted(s, exercise.lesson) is not None]
+                    for s in self.students if self.counted(s, exercise.lesson) is not None
+                    and self.status(s, exercise) != GRADER_ERROR]
             passed = int(sum(r[0] for r in rows))
             difficulty = passed / len(rows) if rows else None
             out.append(ItemStats(exercise, len(rows), passed, difficulty,
@@ -305,6 +317,11 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+def _lesson_points(view: ClassView, student: str, lesson: str) -> str:
+    """A lesson's points for a gradebook; blank (no grade yet) when it is to be regraded."""
+    return "" if view.needs_regrade(student, lesson) else _num(view.lesson_total(student, lesson))
+
+
 def students_csv(view: ClassView) -> str:
     """One row per student: total, each lesson's total, each exercise's points."""
     buffer = io.StringIO()
@@ -317,8 +334,9 @@ def students_csv(view: ClassView) -> str:
     for student in view.students:
         writer.writerow([student, view.names.get(student, ""), _num(view.total(student)),
                          _num(view.possible)]
-                        + [_num(view.lesson_total(student, lesson)) for lesson in view.lessons]
-                        + [_num(view.earned(student, e)) for e in view.exercises]
+                        + [_lesson_points(view, student, lesson) for lesson in view.lessons]
+                        + ["" if view.status(student, e) == GRADER_ERROR
+                           else _num(view.earned(student, e)) for e in view.exercises]
                         + ["; ".join(view.missing_lessons(student))])
     return buffer.getvalue()
 
@@ -334,7 +352,7 @@ def canvas_csv(view: ClassView) -> str:
                      *[_num(view.lesson_possible(lesson)) for lesson in view.lessons]])
     for student in view.students:
         writer.writerow([view.names.get(student) or student, "", "", student, "",
-                         *[_num(view.lesson_total(student, lesson)) for lesson in view.lessons]])
+                         *[_lesson_points(view, student, lesson) for lesson in view.lessons]])
     return buffer.getvalue()
 
 
@@ -346,7 +364,7 @@ def moodle_csv(view: ClassView) -> str:
     writer.writerow(["Username", "Full name", *view.lessons])
     for student in view.students:
         writer.writerow([student, view.names.get(student, ""),
-                         *[_num(view.lesson_total(student, lesson)) for lesson in view.lessons]])
+                         *[_lesson_points(view, student, lesson) for lesson in view.lessons]])
     return buffer.getvalue()
 
 
@@ -418,4 +436,7 @@ def format_students(view: ClassView) -> str:
                                                for e in group if not e.counts) + ").")
     for entry in view.unmatched:
         lines.append(f"\nUnmatched, not graded: {entry.path}.")
+    for entry in view.regrade:
+        lines.append(f"\nRegrade this: {entry.path} ({entry.student or NO_NAME}, {entry.lesson}):"
+                     " the machine failed it (grader error), not the student.")
     return "\n".join(lines) + "\n"

@@ -20,15 +20,20 @@ reach. A cell that ends the kernel is skipped in a new run of the notebook, so t
 it are still graded. Each cell's result is mapped to its exercise: `passed`, `failed` (the
 check's message, word for word), `not attempted` (the stub still raises NotImplementedError),
 `error` (the exception's type and message), `timeout`, `tampered` (a check cell edited or
-deleted, or course files changed), `unreadable` (not a notebook), or `unmatched` (a file in a
-graded folder whose name matches no lesson).
+deleted, or course files changed), `unreadable` (not a notebook), `unmatched` (a file in a
+graded folder whose name matches no lesson), or `grader error`: the machine, not the student,
+failed (a kernel that did not start, or that died or stopped answering before any of the
+student's own code ran). Such a notebook is run again, after a pause and with fewer notebooks
+at a time, up to MACHINE_RETRIES times, and reported `grader error` only if it still fails:
+no points are given or taken for it, and it is to be regraded.
 
 Course files (helpers/, solutions/, data/) that change in the course folder while grading runs
 are put back as they were when it started, and the changed versions kept in .grade-restored/.
 The grader is not a sandbox: the student's code runs with the grader's permissions. README.md
 ("Grading") says what it guarantees and what it cannot.
 
-Exit status: 0 when every exercise passed, 1 when any did not, 2 for a usage error.
+Exit status: 0 when every exercise passed, 1 when any did not, 2 for a usage error, 3 when
+the machine kept failing a notebook (`grader error`: regrade it).
 """
 
 from __future__ import annotations
@@ -70,9 +75,14 @@ ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"
 DEFAULT_TIMEOUT = 60.0
 MAX_PASSES = 6  # a notebook is run at most this often: once more per cell that ends the kernel
-STARTUP_ALLOWANCE = 120.0  # seconds without any progress, beyond the cell timeout, before a kill
+STARTUP_TIMEOUT = 180  # seconds a kernel may take to start (a loaded machine is slow to import)
+STARTUP_ALLOWANCE = STARTUP_TIMEOUT + 30.0  # seconds without progress, beyond the cell timeout,
+# before the pytest processes are killed
+MACHINE_RETRIES = 3  # runs of a notebook the machine failed, before it is a `grader error`
+RETRY_PAUSE = 5.0  # seconds before running them again, times the number of the retry
+GRADER_ERROR = "grader error"
 STATUSES = ("passed", "failed", "not attempted", "error", "timeout", "tampered", "unreadable",
-            "unmatched")
+            "unmatched", GRADER_ERROR)
 
 DISABLED = "pass  # helpers.grade: this cell ended the kernel in an earlier run, so it is skipped\n"
 
@@ -99,6 +109,7 @@ class Lesson:
     path: Path
     exercises: list[Exercise]
     cell_ids: list[str]  # every cell id of the solution, in order
+    course_sources: frozenset[str] = frozenset()  # its code cells that are no answer or check
 
 
 def load_lesson(path: Path) -> Lesson:
@@ -117,7 +128,9 @@ def load_lesson(path: Path) -> Lesson:
                 source=cell.source,
             )
         )
-    return Lesson(path.stem, path, exercises, [c.get("id", "") for c in nb.cells])
+    course = frozenset(_normal(c.source) for c in nb.cells if c.cell_type == "code"
+                       and not is_check(c) and not c.get("id", "").endswith("-answer"))
+    return Lesson(path.stem, path, exercises, [c.get("id", "") for c in nb.cells], course)
 
 
 def load_lessons(folders) -> dict[str, Lesson]:
@@ -373,6 +386,8 @@ class Job:
     finished: bool = False
     changed_course_files: set[str] = field(default_factory=set)  # in its copy or the course
     changed_real_files: set[str] = field(default_factory=set)  # in the course folder itself
+    machine_faults: list[str] = field(default_factory=list)  # why the machine failed each run
+    grader_error: str | None = None  # set when it kept failing: the notebook is not graded
 
 
 def _pytest_env(jobs: int, course_copy: Path) -> dict:
@@ -472,6 +487,7 @@ def _run_pass(jobs: list[Job], work: Path, timeout: float, processes: int, *,
         "-o", "addopts=", "-q", "--tb=no", "--color=no", "-W", "ignore",
         "--continue-on-collection-errors",
         "--nbval-lax", "--nbval-current-env", "--nbval-cell-timeout", f"{timeout:g}",
+        "--nbval-kernel-startup-timeout", str(STARTUP_TIMEOUT),
         "--grade-results", str(results), "--grade-claims", str(claims),
         "--grade-seed", str(seed), "--grade-course", str(root / "course"),
         "--grade-course-digest", snapshot.digest(), "--grade-real-course", str(ROOT),
@@ -502,6 +518,14 @@ def _run_pass(jobs: list[Job], work: Path, timeout: float, processes: int, *,
         if not records and broken:
             log = (root / "pytest-0.log").read_text(encoding="utf-8", errors="replace")
             raise RuntimeError(f"nbval did not run (pytest exit {broken[0]}):\n{log[-3000:]}")
+        fault = machine_fault(job, records)
+        if fault is not None:  # nothing of the student's ran: this run does not count
+            job.machine_faults.append(fault)
+            job.passes -= 1  # MAX_PASSES counts the runs that reached the student's code
+            job.finished = len(job.machine_faults) >= MACHINE_RETRIES
+            if job.finished:
+                job.grader_error = fault
+            continue
         culprit, previous = None, None
         for record in cells:
             index = record["cell"]
@@ -528,12 +552,41 @@ def _run_pass(jobs: list[Job], work: Path, timeout: float, processes: int, *,
         if culprit is not None and culprit < len(job.cells) - 1:
             job.disabled.add(culprit)
             job.finished = False
-        elif not records:
-            job.finished = False  # never started: run it again
         else:
             job.finished = True
         if job.passes >= MAX_PASSES:
             job.finished = True
+
+
+def machine_fault(job: Job, records: list[dict]) -> str | None:
+    """Why this run of job's notebook failed through no fault of the student's, or None: the
+    kernel did not start or answer (nbval's setup failed), grading never reached the notebook,
+    or the kernel died, was stopped or timed out in a cell of the course's own that comes
+    before every cell the student wrote (the setup cell's imports, say)."""
+    cells = [r for r in records if r.get("event") == "cell" and isinstance(r.get("cell"), int)]
+    started = any(r.get("event") == "start" for r in records)
+    if not started:
+        return "grading never reached this notebook"
+    setup = next((r for r in cells if r.get("when") == "setup" and r.get("raised")
+                  and not r.get("skipped")), None)
+    if setup is not None:
+        return (f"its kernel did not start ({setup['raised']}: "
+                f"{_one_line(setup.get('message', ''))[:200]})")
+    if not cells and not any(r.get("event") == "done" for r in records):
+        return "its kernel did not start in time"
+    prologue = set()  # the leading cells that are the course's, unchanged
+    for index, cell in enumerate(job.cells):
+        if cell.role != "student" or _normal(cell.source) not in job.lesson.course_sources:
+            break
+        prologue.add(index)
+    for record in cells:
+        if record["cell"] in prologue and any(record.get(k) for k in (
+                "died", "killed", "timeout", "dead_before")):
+            what = "timed out" if record.get("timeout") else "died or stopped answering"
+            return (f"its kernel {what} in the course's own cell "
+                    f"{job.cells[record['cell']].label.split(' ', 2)[-1]}, before any code of "
+                    "the student's ran")
+    return None
 
 
 # --- results ---------------------------------------------------------------------------------
@@ -605,6 +658,11 @@ def _outcome(record: dict | None, timeout: float, check: bool) -> tuple[str, str
 
 
 def judge(job: Job, timeout: float) -> list[Result]:
+    if job.grader_error is not None:
+        message = (f"not graded: {job.grader_error}, {len(job.machine_faults)} times; the "
+                   "machine failed, not the student's code. Regrade this notebook.")
+        return [Result(p.exercise.key, p.exercise.title, p.exercise.points, 0, GRADER_ERROR,
+                       message, GRADER_ERROR) for p in job.plans]
     results = []
     for plan in job.plans:
         ex = plan.exercise
@@ -709,13 +767,20 @@ def grade(pairs, *, timeout: float = DEFAULT_TIMEOUT, jobs: int = 1, seed: int |
         become_subreaper()  # a process a notebook left in a new session is still ours to end
         ours = set(descendants())  # the caller's own children (grade() as a library) live on
         with tempfile.TemporaryDirectory(prefix="grade-") as work:
-            todo = pending
+            todo, processes = pending, jobs
             while todo:
                 try:
-                    _run_pass(todo, Path(work), timeout, jobs, snapshot=snapshot, seed=seed)
+                    _run_pass(todo, Path(work), timeout, processes, snapshot=snapshot,
+                              seed=seed)
                 finally:
                     kill_descendants(keep=ours)
                 todo = [job for job in todo if not job.finished]
+                retries = [len(job.machine_faults) for job in todo if job.machine_faults]
+                if retries and len(retries) == len(todo):  # only the machine's failures left
+                    pause = 0.2 if plugin.MACHINE_FAULTS in os.environ else RETRY_PAUSE
+                    time.sleep(pause * max(retries))  # let the machine calm down, and
+                    processes = max(1, processes // 2)  # put less on it
+
         late = snapshot.changes(ROOT)  # changed after the last notebook's own look
         snapshot.restore(ROOT, late, keep=ROOT / plugin.KEPT / "after-grading")
         restored = sorted({f for job in pending for f in job.changed_real_files} | set(late))
@@ -766,6 +831,12 @@ def format_table(reports: list[Report]) -> str:
     exercises = sum(len(rep.results) for rep in reports)
     graded = [r for r in reports if not r.unmatched]
     unmatched = len(reports) - len(graded)
+    machine = [r for r in graded if any(x.status == GRADER_ERROR for x in r.results)]
+    if machine:
+        out.append(f"**{len(machine)} notebook{'s' * (len(machine) != 1)} could not be graded:** "
+                   "the machine failed (a kernel that did not start or died before the "
+                   "student's code ran), not the student. Regrade: "
+                   + ", ".join(str(r.path) for r in machine) + "\n")
     out.append(f"**Total: {_num(earned)}/{_num(possible)} points** in {len(graded)} "
                f"notebook{'s' * (len(graded) != 1)}; {exercises - not_passed} of {exercises} "
                "exercises passed."
@@ -1047,6 +1118,9 @@ def main(argv=None) -> int:
     for target, text in writers:
         if target is not None:
             target.write_text(text(), encoding="utf-8")
+    if any(e.get("status") == GRADER_ERROR for nb in data["notebooks"]
+           for e in nb.get("exercises", [])):
+        return 3  # not the students': the machine failed some notebooks, regrade them
     passed = data["total"].get("all_passed", False) and not any(
         nb.get("unmatched") for nb in data["notebooks"])
     return 0 if passed else 1

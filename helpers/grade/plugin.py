@@ -67,6 +67,11 @@ def pytest_addoption(parser):
 
 KEPT = ".grade-restored"  # where the course folder's versions changed while grading are kept
 RECORD_KEY = "HELPERS_GRADE_RECORD_KEY"  # the environment variable holding the records' key
+# For the grader's tests only: "start:N:DIR" makes the first N kernel starts of a grading run
+# fail as a loaded machine's do ("Kernel died before replying to kernel_info"), "die:N:DIR"
+# kills the first N kernels right after they start; DIR counts them across pytest processes.
+MACHINE_FAULTS = "HELPERS_GRADE_TEST_MACHINE_FAULTS"
+_faults: tuple[str, int, Path] | None = None
 _key: bytes = b""
 _snapshot: course.Snapshot | None = None
 
@@ -89,6 +94,11 @@ def pytest_configure(config):
     processes.become_subreaper()
     processes.hide_memory()  # a kernel may not read this process's memory, key or files
     _key = os.environ.pop(RECORD_KEY, "").encode()
+    global _faults
+    faults = os.environ.pop(MACHINE_FAULTS, "")
+    if faults:
+        kind, count, folder = faults.split(":", 2)
+        _faults = (kind, int(count), Path(folder))
     os.environ.pop("PYTHONPATH", None)  # kernels import only their own copy of the course
     if config.getoption("grade_course"):
         _snapshot = course.Snapshot.take(Path(config.getoption("grade_course")))
@@ -212,9 +222,35 @@ def _patch_nbval() -> None:
             raise KernelDied(self.grade_record["message"])
         return None
 
+    original_setup = nbval_plugin.IPyNbFile.setup
+
+    def setup(self):
+        """nbval's kernel start; in the grader's tests, made to fail as a busy machine's."""
+        kind = _machine_fault()
+        if kind == "start":
+            raise RuntimeError("Kernel died before replying to kernel_info (a test's fault)")
+        original_setup(self)
+        if kind == "die":
+            self.kernel.km.kill_kernel()
+
+    nbval_plugin.IPyNbFile.setup = setup
     nbval_kernel.RunningKernel.await_reply = await_reply
     nbval_plugin.IPyNbFile.get_kernel_message = get_kernel_message
     nbval_plugin.IPyNbCell.runtest = runtest
+
+
+def _machine_fault() -> str | None:
+    """The fault a test asked for (MACHINE_FAULTS), while fewer than N have been made."""
+    if _faults is None:
+        return None
+    kind, count, folder = _faults
+    for number in range(count):
+        try:
+            os.close(os.open(folder / f"fault-{number}", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            continue
+        return kind
+    return None
 
 
 def _file_key(item) -> str:
