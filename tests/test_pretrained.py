@@ -109,9 +109,12 @@ def test_train_command_is_deterministic_and_lowers_the_loss(tmp_path):
     assert "12/12" in stderr  # the progress line
     first, second = (out / "charlm.pt" for out in outs)
     assert first.read_bytes() == second.read_bytes()  # same seed, same bytes
-    assert (outs[0] / "SHA256SUMS").read_text() == (outs[1] / "SHA256SUMS").read_text()
-    assert here["sha256"] in (outs[0] / "SHA256SUMS").read_text()
+    rebuilt = [(out / pretrained.REBUILT).read_text() for out in outs]
+    assert rebuilt[0] == rebuilt[1] and here["sha256"] in rebuilt[0]
+    assert not (outs[0] / pretrained.SUMS).exists()  # a rebuild is not the shipped file
+    assert "not the shipped file's bytes" in stdout and not here["same_as_shipped"]
     model, tokenizer = pretrained.load("charlm", weights_dir=outs[0])  # its checksum matches
+    assert model.weights_origin == pretrained.origin("charlm", outs[0]) == "rebuilt"
     record = pretrained.load_saved("charlm", weights_dir=outs[0])["training"]
     assert record["steps"] == 12 and record["seed"] == 0
     uniform = math.log(tokenizer.vocab_size)
@@ -152,3 +155,38 @@ def test_shipped_induction_model_has_its_circuit():
     assert first - second > 3.5                           # in-context learning, in nats
     record = pretrained.load_saved("induction")["training"]
     assert record["steps"] == TARGETS["induction"].steps and record["seed"] == 0
+
+
+def test_a_rebuild_beside_the_shipped_files_is_loaded_as_a_rebuild(tmp_path, monkeypatch, capsys):
+    """The learner's path: the command writes over data/weights/NAME.pt (here a copy of the
+    folder, named by COURSE_WEIGHTS_DIR); SHA256SUMS keeps the shipped checksums; the lessons'
+    claims print the rebuilt model's values instead of failing."""
+    _copy_shipped(tmp_path)
+    shipped_sums = (tmp_path / pretrained.SUMS).read_text()
+    monkeypatch.setenv(pretrained.WEIGHTS_ENV, str(tmp_path))
+    assert pretrained.origin("charlm") == "shipped"
+    shipped = pretrained.Claims("charlm")
+    shipped.equal("a number", 0.123, 0.12, digits=2)  # the shipped model: asserted
+    with pytest.raises(AssertionError, match="a number: 0.13, but the text states 0.12"):
+        shipped.equal("a number", 0.128, 0.12, digits=2)
+    with pytest.raises(AssertionError, match="not so: a claim"):
+        shipped.true("a claim", False)
+
+    result = build("charlm", steps=3, threads=1, progress=False)  # into $COURSE_WEIGHTS_DIR
+    assert result["file"] == str(tmp_path / "charlm.pt") and not result["same_as_shipped"]
+    assert (tmp_path / pretrained.SUMS).read_text() == shipped_sums
+    model, _ = pretrained.load("charlm")
+    assert model.weights_origin == "rebuilt"
+    rebuilt = pretrained.Claims("charlm")
+    capsys.readouterr()
+    rebuilt.equal("a number", 0.128, 0.12, digits=2)  # printed beside the shipped value
+    rebuilt.true("a claim", False)
+    out = capsys.readouterr().out
+    assert "[your rebuilt charlm] a number: 0.13 (the shipped model: 0.12)" in out
+    assert "[your rebuilt charlm] a claim: NOT so (so for the shipped model)" in out
+
+
+def test_ship_records_the_file_as_the_shipped_one(tmp_path):
+    result = build("charlm", steps=2, out=tmp_path, threads=1, progress=False, ship=True)
+    assert pretrained.read_sums(tmp_path)["charlm.pt"] == result["sha256"]
+    assert pretrained.origin("charlm", tmp_path) == "shipped"

@@ -2,9 +2,13 @@
 `python -m helpers.grade.train NAME [--steps N] [--seed S] [--out DIR] [--threads N]`.
 
 Course machinery, not lesson material: lessons load the result with `helpers.pretrained.load`.
-The run is deterministic given its seed (same steps, seed and torch version -> the same bytes),
-shows its progress on stderr, prints the final train and validation losses, writes
-<DIR>/<NAME>.pt and records its SHA-256 in <DIR>/SHA256SUMS (DIR defaults to data/weights).
+On one machine the run is deterministic given its seed (same steps, seed, torch version and
+thread count -> the same bytes). Another CPU, vector width or thread count rounds differently,
+and training amplifies that: the bytes and the measurements differ (docs/portability.md). The
+command shows its progress on stderr, prints the final train and validation losses, writes
+<DIR>/<NAME>.pt (DIR defaults to data/weights, or $COURSE_WEIGHTS_DIR) and records its SHA-256
+in <DIR>/SHA256SUMS.rebuilt, so that `helpers.pretrained.load` accepts it as a rebuild; with
+--ship (for the course's maintainers) in <DIR>/SHA256SUMS, as the file the course ships.
 
 Each model is one entry of TARGETS: how to build it, train it and measure it:
     charlm     lesson 08's character model, trained longer (lessons 10 and 11)
@@ -19,7 +23,6 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import torch
 import torch.nn.functional as F
@@ -156,10 +159,12 @@ class Progress:
 
 
 def build(name: str, steps: int | None = None, seed: int = 0, out=None, threads: int = 2,
-          progress: bool = True) -> dict:
-    """Train target `name`, write <out>/<name>.pt and update <out>/SHA256SUMS.
+          progress: bool = True, ship: bool = False) -> dict:
+    """Train target `name`, write <out>/<name>.pt and record its checksum: in
+    <out>/SHA256SUMS.rebuilt (a learner's rebuild), or with ship=True in <out>/SHA256SUMS.
 
-    Returns the training record that is also stored in the file (steps, seed, losses, ...).
+    Returns the training record that is also stored in the file (steps, seed, losses, ...),
+    and whether the bytes are the shipped file's (`same_as_shipped`).
     """
     if name not in TARGETS:
         raise ValueError(f"unknown target {name!r}; known targets: {', '.join(sorted(TARGETS))}")
@@ -167,7 +172,7 @@ def build(name: str, steps: int | None = None, seed: int = 0, out=None, threads:
     steps = target.steps if steps is None else steps
     if int(steps) != steps or steps < 1:
         raise ValueError(f"steps must be a positive whole number; got {steps!r}")
-    out = Path(pretrained.WEIGHTS_DIR if out is None else out)
+    out = pretrained.folder(out)
     out.mkdir(parents=True, exist_ok=True)
 
     model, fields = target.build(seed)
@@ -194,10 +199,14 @@ def build(name: str, steps: int | None = None, seed: int = 0, out=None, threads:
     partial = file.with_name(file.name + ".partial")
     partial.write_bytes(data)
     partial.replace(file)  # never leave a half-written file under the real name
-    sums = pretrained.read_sums(out)
-    sums[file.name] = pretrained.sha256(data)
-    pretrained.write_sums(sums, out)
-    return dict(record, seconds=seconds, file=str(file), sha256=sums[file.name])
+    digest = pretrained.sha256(data)
+    shipped = pretrained.read_sums(out).get(file.name)
+    record_file = pretrained.SUMS if ship else pretrained.REBUILT
+    sums = pretrained.read_sums(out, record_file)
+    sums[file.name] = digest
+    pretrained.write_sums(sums, out, record_file)
+    return dict(record, seconds=seconds, file=str(file), sha256=digest,
+                same_as_shipped=digest == shipped, shipped_sha256=shipped)
 
 
 def main(argv=None) -> int:
@@ -210,18 +219,31 @@ def main(argv=None) -> int:
                         help="training steps (default: the shipped recipe's)")
     parser.add_argument("--seed", type=int, default=0, help="initial weights and batches")
     parser.add_argument("--out", default=None,
-                        help=f"directory to write into (default {pretrained.WEIGHTS_DIR})")
+                        help=f"directory to write into (default {pretrained.WEIGHTS_DIR}, or "
+                        f"${pretrained.WEIGHTS_ENV})")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
+    parser.add_argument("--ship", action="store_true",
+                        help="record the file as the one the course ships (SHA256SUMS), for the "
+                        "course's maintainers; by default it is recorded as a rebuild")
     args = parser.parse_args(argv)
     target = TARGETS[args.name]
     steps = target.steps if args.steps is None else args.steps
     print(f"{args.name}: {target.description}; {steps} steps, seed {args.seed}", flush=True)
     result = build(args.name, steps=args.steps, seed=args.seed, out=args.out,
-                   threads=args.threads)
+                   threads=args.threads, ship=args.ship)
     print(f"trained in {result['seconds']:.0f} s")
     print(f"final train loss {result['train_loss']:.4f} | "
           f"validation loss {result['validation_loss']:.4f}")
     print(f"wrote {result['file']}\nsha256 {result['sha256']}")
+    if args.ship:
+        print("recorded in SHA256SUMS as the file the course ships")
+    elif result["same_as_shipped"]:
+        print("the same bytes as the shipped file: the lessons' numbers are this model's")
+    else:
+        print("not the shipped file's bytes (another CPU, thread count or recipe rounds "
+              "differently, and training amplifies it). Recorded in SHA256SUMS.rebuilt: the "
+              "lessons load it and print its measurements beside the shipped model's, which "
+              "the text quotes. `git checkout data/weights` puts the shipped files back.")
     return 0
 
 
