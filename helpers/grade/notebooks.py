@@ -40,18 +40,23 @@ def execute(nb, cwd: Path, *, timeout: int = 600, allow_errors: bool = False):
     return nb
 
 
-def execute_in_place(path: Path, *, timeout: int = 600) -> float:
-    """Execute the notebook at `path`, write it back with its outputs; return seconds."""
+def execute_in_place(path: Path, *, timeout: int = 600, out: Path | None = None,
+                     allow_errors: bool = False) -> float:
+    """Execute the notebook at `path`, write it back with its outputs (or to the folder `out`,
+    under the same name); return seconds."""
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
-    execute(nb, path.parent, timeout=timeout)
+    execute(nb, path.parent, timeout=timeout, allow_errors=allow_errors)
     seconds = time.perf_counter() - start
     for cell in nb.cells:
         for output in cell.get("outputs", []):
             output.get("data", {}).pop(WIDGET_VIEW, None)
         if PREDICT_TAG in cell.metadata.get("tags", []):
             cell.metadata.setdefault("jupyter", {})["outputs_hidden"] = True
+    if out is not None:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        path = Path(out) / path.name
     nbformat.write(nb, path)
     return seconds
 
@@ -76,9 +81,14 @@ def folded_preview(cell) -> str | None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Execute notebooks in place.")
     parser.add_argument("paths", nargs="+", type=Path)
+    parser.add_argument("--out", type=Path, help="write the executed copies into this folder "
+                        "(the same names) instead of in place")
+    parser.add_argument("--allow-errors", action="store_true",
+                        help="go on past a cell that raises, keeping its error as its output")
     args = parser.parse_args(argv)
     for path in args.paths:
-        print(f"{path}: executed in {execute_in_place(path):.1f} s")
+        seconds = execute_in_place(path, out=args.out, allow_errors=args.allow_errors)
+        print(f"{path}: executed in {seconds:.1f} s")
     return 0
 
 
