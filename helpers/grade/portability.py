@@ -6,6 +6,7 @@
     python -m helpers.grade.portability avx2-2t --notebooks notebooks/08_architectures.ipynb
     python -m helpers.grade.portability --save runs/ --notebooks notebooks/08_architectures.ipynb
     python -m helpers.grade.portability --spread runs/
+    python -m helpers.grade.portability default-1t --suite   # the whole `pytest`, not only them
 
 --rebuilt [CONFIG] rebuilds the shipped models under a configuration (default-1t unless one
 is named) as a learner would (`python -m helpers.grade.train NAME`, into a copy of
@@ -264,6 +265,8 @@ def main(argv=None) -> int:
                         help="execute into DIR/<configuration>/ instead of comparing")
     parser.add_argument("--spread", type=Path, metavar="DIR",
                         help="print the outputs that differ between the runs saved in DIR")
+    parser.add_argument("--suite", action="store_true",
+                        help="run the README's whole `pytest` under each configuration instead")
     parser.add_argument("--rebuilt", action="store_true",
                         help="rebuild the shipped models, then run lessons 10 and 11 on them")
     args = parser.parse_args(argv)
@@ -286,6 +289,18 @@ def main(argv=None) -> int:
             print(f"## {config.name}: rebuilding the shipped models", flush=True)
             ok &= rebuilt(config, args.workers)
         print("every cell ran on the rebuilt models" if ok else "some cells failed")
+        return 0 if ok else 1
+    if args.suite:
+        ok = True
+        for config in chosen:
+            print(f"## {config.name}: {config.description}: pytest", flush=True)
+            with _load(config):
+                done = subprocess.run([sys.executable, "-m", "pytest", "-q", "--no-header"],
+                                      cwd=ROOT, env=_environment(config), capture_output=True,
+                                      text=True)
+            tail = [line for line in done.stdout.splitlines() if line.strip()][-15:]
+            print("\n".join(f"  {line}" for line in tail), flush=True)
+            ok &= done.returncode == 0
         return 0 if ok else 1
     paths = notebooks(args.notebooks)
     if args.save:
