@@ -67,11 +67,12 @@ def pytest_addoption(parser):
 
 KEPT = ".grade-restored"  # where the course folder's versions changed while grading are kept
 RECORD_KEY = "HELPERS_GRADE_RECORD_KEY"  # the environment variable holding the records' key
-# For the grader's tests only: "start:N:DIR" makes the first N kernel starts of a grading run
-# fail as a loaded machine's do ("Kernel died before replying to kernel_info"), "die:N:DIR"
-# kills the first N kernels right after they start; DIR counts them across pytest processes.
+# For the grader's tests only: "FAULT,FAULT,...:DIR" makes the first kernel starts of a grading
+# run fail, one fault each, in that order: "start" fails as a loaded machine's start does
+# ("Kernel died before replying to kernel_info"), "die" kills the kernel right after it
+# started. DIR counts the starts across the pytest processes.
 MACHINE_FAULTS = "HELPERS_GRADE_TEST_MACHINE_FAULTS"
-_faults: tuple[str, int, Path] | None = None
+_faults: tuple[list[str], Path] | None = None
 _key: bytes = b""
 _snapshot: course.Snapshot | None = None
 
@@ -97,8 +98,8 @@ def pytest_configure(config):
     global _faults
     faults = os.environ.pop(MACHINE_FAULTS, "")
     if faults:
-        kind, count, folder = faults.split(":", 2)
-        _faults = (kind, int(count), Path(folder))
+        kinds, folder = faults.split(":", 1)
+        _faults = (kinds.split(","), Path(folder))
     os.environ.pop("PYTHONPATH", None)  # kernels import only their own copy of the course
     if config.getoption("grade_course"):
         _snapshot = course.Snapshot.take(Path(config.getoption("grade_course")))
@@ -240,11 +241,11 @@ def _patch_nbval() -> None:
 
 
 def _machine_fault() -> str | None:
-    """The fault a test asked for (MACHINE_FAULTS), while fewer than N have been made."""
+    """The next fault a test asked for (MACHINE_FAULTS), until they have all been made."""
     if _faults is None:
         return None
-    kind, count, folder = _faults
-    for number in range(count):
+    kinds, folder = _faults
+    for number, kind in enumerate(kinds):
         try:
             os.close(os.open(folder / f"fault-{number}", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
         except FileExistsError:
