@@ -179,8 +179,9 @@ class Claims:
         if self.shipped:
             assert condition, f"not so: {what}"
         else:
-            print(f"[your rebuilt {self.name}] {what}: {'so' if condition else 'NOT so'} "
-                  "(so for the shipped model)")
+            print(f"[your rebuilt {self.name}] {what}: "
+                  + ("holds, as for the shipped model" if condition else
+                     "does NOT hold (it does for the shipped model)"))
 
 
 def _rounded(value, digits):

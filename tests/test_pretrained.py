@@ -183,7 +183,7 @@ def test_a_rebuild_beside_the_shipped_files_is_loaded_as_a_rebuild(tmp_path, mon
     rebuilt.true("a claim", False)
     out = capsys.readouterr().out
     assert "[your rebuilt charlm] a number: 0.13 (the shipped model: 0.12)" in out
-    assert "[your rebuilt charlm] a claim: NOT so (so for the shipped model)" in out
+    assert "[your rebuilt charlm] a claim: does NOT hold (it does for the shipped model)" in out
 
 
 def test_ship_records_the_file_as_the_shipped_one(tmp_path):
