@@ -342,7 +342,9 @@ def _diagonal(weights, offset: int):
 def previous_token_score(weights):
     """(..., T, T) -> (...): mean over queries t >= 1 of the weight on key t - 1.
 
-    1 for a head that always reads the token just before; about 2/T for a uniform causal head.
+    1 for a head that always reads the token just before. A uniform causal head gives query t
+    the weight 1/(t + 1) on each key, so it scores (H_T - 1)/(T - 1), H_T the T-th harmonic
+    number: about ln T / T, 0.097 at T = 33.
     """
     weights = _check_pattern(weights, "previous_token_score")
     if weights.shape[-1] < 2:

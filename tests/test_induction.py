@@ -161,6 +161,10 @@ def test_previous_token_score_of_hand_made_patterns():
     causal = np.tril(np.ones((8, 8))) / np.arange(1, 9)[:, None]
     assert ind.previous_token_score(causal) == pytest.approx(np.mean(1 / np.arange(2, 9)))
     assert ind.previous_token_score(np.eye(6)) == 0.0
+    uniform = np.tril(np.ones((33, 33))) / np.arange(1, 34)[:, None]   # the docstring's numbers
+    harmonic = np.sum(1 / np.arange(1, 34))
+    assert ind.previous_token_score(uniform) == pytest.approx((harmonic - 1) / 32)
+    assert round(float(ind.previous_token_score(uniform)), 3) == 0.097
     # leading axes are kept, torch in gives torch out
     stack = torch.as_tensor(np.stack([_previous_token_pattern(5), np.eye(5)]))[None]
     out = ind.previous_token_score(stack)
