@@ -79,13 +79,23 @@ def _broadcasts_to(name: str, shape, scores_shape) -> None:
     if full_shape != tuple(scores_shape):
         raise ValueError(
             f"{name} of shape {tuple(shape)} does not broadcast to the scores' shape "
-            f"{tuple(scores_shape)} (..., T_q, T_k). Here a mask is (T_q, T_k), (B, T_q, T_k) "
-            "or (B, H, T_q, T_k), as in F.scaled_dot_product_attention; nn.MultiheadAttention's "
-            "3-D attn_mask is (B·H, T_q, T_k) instead: reshape it to (B, H, T_q, T_k) first."
+            f"{tuple(scores_shape)} (..., T_q, T_k). Shapes line up from the right, as in "
+            "F.scaled_dot_product_attention: a mask is (T_q, T_k), or has the scores' axes, "
+            "(B, T_q, T_k) for 3-D scores and (B, H, T_q, T_k) or (B, 1, T_q, T_k) for 4-D "
+            "ones. nn.MultiheadAttention's 3-D attn_mask is (B·H, T_q, T_k) instead: reshape "
+            "it to (B, H, T_q, T_k) first."
         )
 
 
 def _check_mask(mask, scores_shape) -> None:
+    if mask.ndim == 3 and len(scores_shape) == 4 and mask.shape[0] != 1:
+        raise ValueError(
+            f"a mask of shape {tuple(mask.shape)} with scores of shape {tuple(scores_shape)} "
+            "is ambiguous: shapes line up from the right (as in "
+            "F.scaled_dot_product_attention), so its first axis would meet the heads, not the "
+            "sequences. For one mask per sequence write mask[:, None], shape (B, 1, T_q, T_k); "
+            "for one per head, mask[None], shape (1, H, T_q, T_k)."
+        )
     _broadcasts_to("mask", mask.shape, scores_shape)
     full_shape = tuple(scores_shape)
     full = np.broadcast_to(mask.cpu().numpy() if _is_torch(mask) else mask, full_shape)

@@ -175,3 +175,19 @@ def test_a_numpy_bias_follows_q_to_its_device_and_dtype():
     q = torch.ones(2, 4, 3, dtype=torch.float64, device="meta")
     out, weights = attention(q, q, q, bias=np.zeros((4, 4)))
     assert out.device.type == "meta" and weights.dtype == torch.float64
+
+
+def test_a_per_sequence_mask_with_heads_is_refused_as_ambiguous_not_misread():
+    """(B, T, T) against (B, H, T, T) scores would line up B with H (as in SDPA), silently
+    giving sequence 0's mask to head 0 of every sequence when B == H."""
+    q = torch.randn(2, 2, 3, 4, generator=torch.Generator().manual_seed(0))  # (B, H, T, d)
+    per_sequence = torch.ones(2, 3, 3, dtype=torch.bool).tril()
+    per_sequence[1] = True                                   # sequence 1 reads everything
+    with pytest.raises(ValueError, match=r"ambiguous.*mask\[:, None\], shape \(B, 1, T_q, T_k\)"):
+        attention(q, q, q, mask=per_sequence)
+    _, weights = attention(q, q, q, mask=per_sequence[:, None])   # as the message says
+    above = torch.triu_indices(3, 3, 1)                       # the keys after each query
+    assert (weights[0][:, above[0], above[1]] == 0).all()    # sequence 0: causal, every head
+    assert (weights[1][:, above[0], above[1]] > 0).all()     # sequence 1: reads them all
+    out, _ = attention(q, q, q, mask=per_sequence[:1])      # one mask for all: still fine
+    assert out.shape == q.shape
