@@ -7,6 +7,9 @@ side the first time a test needs one:
   with --solutions) and one submitted notebook per robustness case;
 - "classroom": the script steps of classroom/grade.yml, grading a copy of every solution
   notebook of the course: each gets full marks, and the step exits 0;
+- "machine" runs: the toy lesson graded while the plugin's test hook makes the machine fail
+  (a kernel start that fails as a loaded machine's does, a kernel that dies before the first
+  cell, or starts that always fail): graded again, or `grader error`, never the student's;
 - "course": one notebook per lesson, made of the committed exercise notebook (unsolved: every
   exercise gets 0, `not attempted`) with the named wrong answers of tests/mistakes/ added, each
   graded `failed` with a message naming the mistake. Each wrong answer J of exercise N goes in
@@ -22,6 +25,7 @@ from __future__ import annotations
 import copy
 import csv
 import hashlib
+import io
 import json
 import os
 import runpy
@@ -39,6 +43,7 @@ import yaml
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from helpers.grade import command as grade
+from helpers.grade import plugin
 from helpers.grade.exercises import fill_solutions, has_solution, make_exercise
 
 from notebook_files import ROOT, read
@@ -310,6 +315,14 @@ def runs(tmp_path_factory):
     started["classroom"] = Run(["bash", "-c", _workflow_step("Grade the exercises")], classroom,
                                env=env, cwd=workspace)
 
+    # machine: the first kernel does not start, the second dies before its first cell; and a
+    # notebook whose kernel never starts
+    started["machine-retried"] = _machine_run(base / "machine-retried", "start,die")
+    started["machine-always"] = _machine_run(
+        base / "machine-always", ",".join(["start"] * 99), "--report",
+        base / "machine-always" / "class.html", "--canvas", base / "machine-always" / "canvas.csv",
+        students=("ana",))
+
     # course: each lesson's exercise notebook with its named wrong answers
     course = base / "course"
     expected = {}
@@ -328,6 +341,18 @@ def runs(tmp_path_factory):
         if run.proc.poll() is None:
             run.proc.kill()
             run.proc.wait()
+
+
+def _machine_run(folder: Path, faults: str, *extra, students=("ana", "ben")):
+    _write(folder / "solutions" / "99_toy.ipynb", TOY)
+    for student, nb in {"ana": TOY_SOLVED, "ben": TOY_EXERCISE}.items():
+        if student in students:
+            _write(folder / "class" / student / "99_toy.ipynb", nb)
+    (folder / "faults").mkdir()
+    env = dict(os.environ, **{plugin.MACHINE_FAULTS: f"{faults}:{folder / 'faults'}"})
+    return Run(_grader(folder / "class", "--solutions", folder / "solutions", "--timeout", 20,
+                       "--jobs", 1, "--json", folder / "out" / "report.json", *extra), folder,
+               env=env)
 
 
 def _workflow():
@@ -708,3 +733,43 @@ def _toy_lesson(tmp_path):
 def test_kernel_starts_leave_no_tcp_warning_in_the_graders_output(toy):
     """Issue 10: each kernel start used to log ipykernel's unencrypted-TCP warning."""
     assert "without encryption" not in toy["stderr"] + toy["stdout"]
+
+
+# --- a machine that fails is not the student's fault ------------------------------------------
+
+
+def _machine(runs, name):
+    return runs.started[name].result() | {"folder": runs.started[name].out.parent}
+
+
+def _statuses(result) -> dict[str, set[str]]:
+    return {nb["student"]: {e["status"] for e in nb["exercises"]}
+            for nb in result["json"]["notebooks"]}
+
+
+def test_a_kernel_the_machine_lost_is_graded_again_with_the_same_verdicts(runs):
+    result = _machine(runs, "machine-retried")
+    assert _statuses(result) == {"ana": {"passed"}, "ben": {"not attempted"}}, result["stderr"]
+    assert result["code"] == 1  # ben's stubs: not a grader error
+    assert len(list((result["folder"] / "faults").iterdir())) == 2  # both faults happened
+
+
+def test_a_notebook_the_machine_keeps_failing_is_a_grader_error_not_the_students(runs):
+    result = _machine(runs, "machine-always")
+    assert _statuses(result) == {"ana": {grade.GRADER_ERROR}}
+    assert result["code"] == 3
+    for nb in result["json"]["notebooks"]:
+        for e in nb["exercises"]:
+            assert "Kernel died before replying to kernel_info" in e["message"]
+            assert e["message"].endswith("Regrade this notebook.")
+            assert f"{grade.MACHINE_RETRIES} times" in e["message"]
+    assert "1 notebook could not be graded:** the machine failed" in result["stdout"]
+
+
+def test_a_grader_error_is_regrade_this_in_the_report_and_blank_in_the_gradebook(runs):
+    folder = _machine(runs, "machine-always")["folder"]
+    html = (folder / "class.html").read_text(encoding="utf-8")
+    assert 'id="regrade"' in html and html.count(">regrade<") == 3 + 1  # 3 exercises, the sum
+    rows = list(csv.reader(io.StringIO((folder / "canvas.csv").read_text(encoding="utf-8"))))
+    grades = {row[3]: row[5] for row in rows[2:]}
+    assert grades == {"ana": ""}  # no grade yet, rather than 0
