@@ -28,10 +28,7 @@ sys.path.insert(0, str(HERE))
 
 from class_fixture import ROOT, write_class  # noqa: E402
 
-
-def _burn() -> None:  # pragma: no cover - runs until terminated
-    while True:
-        pass
+from helpers.grade.portability import _burn  # noqa: E402  (one CPU-bound process)
 
 
 def grade(klass: Path, roster: Path, out: Path, jobs: int, burners: int) -> tuple[dict, float]:

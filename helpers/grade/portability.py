@@ -104,16 +104,21 @@ def _burn() -> None:  # pragma: no cover - runs in a child process until termina
 
 def run(config: Configuration, paths: list[Path], workers: int = 2) -> dict[str, list[str]]:
     """Strict nbval on `paths` under `config`: {notebook: [failing cell names]} (empty: passed)."""
-    env = _environment(config)
-    with _load(config), tempfile.TemporaryDirectory(prefix="portability-") as tmp:
+    with _load(config):
+        return _nbval(paths, _environment(config), workers)
+
+
+def _nbval(paths: list[Path], env: dict, workers: int, *options: str) -> dict[str, list[str]]:
+    """pytest --nbval (the project's options, plus `options`) on paths: failing cells."""
+    with tempfile.TemporaryDirectory(prefix="portability-") as tmp:
         report = Path(tmp) / "junit.xml"
         command = [sys.executable, "-m", "pytest", *map(str, paths), "-q", "--no-header",
                    f"--junitxml={report}", "-n", str(workers), "-o", "testpaths=",
-                   "-o", "junit_family=xunit2"]
+                   "-o", "junit_family=xunit2", *options]
         done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
         if not report.is_file():
-            raise RuntimeError(f"pytest wrote no report under {config.name}:\n"
-                               f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+            raise RuntimeError(f"pytest wrote no report:\n{done.stdout[-3000:]}\n"
+                               f"{done.stderr[-3000:]}")
         return _results(report, paths)
 
 
@@ -170,16 +175,10 @@ def rebuilt(config: Configuration, workers: int = 2) -> bool:
             print(f"  {name}: rebuilt {digest[:16]}..., shipped "
                   f"{shipped.get(f'{name}.pt', '?')[:16]}...: {same}", flush=True)
         paths = [p for p in notebooks() if p.stem in MODELS_USED_BY]
-        report = Path(tmp) / "junit.xml"
-        command = [sys.executable, "-m", "pytest", *map(str, paths), "-q", "--no-header",
-                   "--nbval-lax", f"--junitxml={report}", "-n", str(workers),
-                   "-o", "testpaths=", "-o", "junit_family=xunit2", "-o",
-                   "addopts=--nbval-lax -p no:cacheprovider --dist loadfile"]
-        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-        if not report.is_file():
-            raise RuntimeError(f"pytest wrote no report:\n{done.stdout[-3000:]}")
+        lax = _nbval(paths, env, workers, "--nbval-lax", "-o",
+                     "addopts=--nbval-lax -p no:cacheprovider --dist loadfile")
         ok = True
-        for notebook, cells in _results(report, paths).items():
+        for notebook, cells in lax.items():
             ok &= not cells
             print(f"  {notebook:36s} {'ran' if not cells else 'FAILED: ' + ', '.join(cells)}")
         return ok
