@@ -4,7 +4,13 @@ import re
 
 import pytest
 
-from helpers.grade.notebooks import ANSWER_LINE, PREDICT_TAG, folded_preview
+from helpers.grade.notebooks import (
+    ANSWER_LINE,
+    ANSWER_SOURCE,
+    EXPLANATION_SUMMARY,
+    PREDICT_TAG,
+    folded_preview,
+)
 
 from notebook_files import EXERCISES, LESSONS, SOLUTIONS, ids, read
 
@@ -63,8 +69,9 @@ def test_every_lesson_has_references(path):
 
 @pytest.mark.parametrize("path", LESSONS, ids=ids(LESSONS))
 def test_a_predictions_answer_stays_folded_until_its_cell_runs(path):
-    """Each "Predict, then run" prompt is followed by a cell tagged predict, stored folded,
-    whose folded preview (its first output line) gives nothing away."""
+    """Each "Predict, then run" prompt is followed by cells tagged predict, stored with input
+    and output folded, whose placeholders (first source line, first output line) give nothing
+    away; the explanation after them is a closed <details> block holding no prompt."""
     cells = read(path).cells
     prompts = [i for i, c in enumerate(cells)
                if c.cell_type == "markdown" and "predict, then run" in c.source.lower()]
@@ -74,9 +81,27 @@ def test_a_predictions_answer_stays_folded_until_its_cell_runs(path):
         assert answers and cells.index(answers[0]) < min(
             [j for j in prompts if j > i] + [len(cells)]), (
             f"the prompt in {cells[i].id} has no answer cell tagged {PREDICT_TAG!r}")
-    for cell in cells:
-        if PREDICT_TAG in cell.metadata.get("tags", []):
-            assert cell.metadata.get("jupyter", {}).get("outputs_hidden") is True, cell.id
-            assert folded_preview(cell) == ANSWER_LINE, (
-                f"{cell.id}: folded, JupyterLab still shows its first line "
-                f"{folded_preview(cell)!r}; make it {ANSWER_LINE!r}")
+    for n, cell in enumerate(cells):
+        if cell.cell_type == "markdown" and cell.source.startswith("<details>"):
+            assert cell.source.startswith(EXPLANATION_SUMMARY), cell.id
+            assert cell.source.rstrip().endswith("</details>"), cell.id
+            assert cell.source.count("<details>") == 1, f"{cell.id}: one block per cell"
+            assert "predict, then run" not in cell.source.lower(), (
+                f"{cell.id}: a prompt inside a folded explanation is never seen")
+        if PREDICT_TAG not in cell.metadata.get("tags", []):
+            continue
+        folded = cell.metadata.get("jupyter", {})
+        assert folded.get("outputs_hidden") is True and folded.get("source_hidden") is True, (
+            f"{cell.id}: store it with input and output folded")
+        assert cell.source.split("\n")[0] == ANSWER_SOURCE, (
+            f"{cell.id}: folded, JupyterLab shows its first line; make it {ANSWER_SOURCE}")
+        assert folded_preview(cell) == ANSWER_LINE, (
+            f"{cell.id}: folded, JupyterLab still shows its first line "
+            f"{folded_preview(cell)!r}; make it {ANSWER_LINE!r}")
+        after = next((c for c in cells[n + 1:] if c.cell_type == "markdown"), None)
+        if after is not None:
+            assert after.source.startswith((EXPLANATION_SUMMARY, "#")), (
+                f"{cell.id}: the text after an answer is its explanation; fold it in "
+                f"{EXPLANATION_SUMMARY!r} ... </details> (or start a new section)")
+
+

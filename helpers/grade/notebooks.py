@@ -14,11 +14,16 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-# A "Predict, then run" prompt's answer is the output of the cells tagged `predict`: stored
-# folded (JupyterLab honours outputs_hidden; running the cell unfolds it). A folded output
-# still shows its first non-empty line, so such a cell's first output line is ANSWER_LINE.
+# A "Predict, then run" prompt's answer is in the cells tagged `predict`: stored with input and
+# output folded (JupyterLab honours source_hidden and outputs_hidden; running the cell unfolds
+# its output, and a click unfolds its code). A folded cell still shows the first line of its
+# source and the first non-empty line of its output, so both are ANSWER_SOURCE / ANSWER_LINE
+# (a figure's placeholder, "<Figure size ...>", gives nothing away either). The explanation
+# that follows sits in a closed <details> block that opens with EXPLANATION_SUMMARY.
 PREDICT_TAG = "predict"
 ANSWER_LINE = "Answer:"
+ANSWER_SOURCE = 'print("Answer:")'
+EXPLANATION_SUMMARY = "<details><summary>Explanation (open it after running the cell)</summary>"
 
 # A stored widget view can only say "Error displaying widget" when the notebook is reopened
 # (no widget state is saved), so it is dropped; the widget's text/plain line stays.
@@ -53,7 +58,8 @@ def execute_in_place(path: Path, *, timeout: int = 600, out: Path | None = None,
         for output in cell.get("outputs", []):
             output.get("data", {}).pop(WIDGET_VIEW, None)
         if PREDICT_TAG in cell.metadata.get("tags", []):
-            cell.metadata.setdefault("jupyter", {})["outputs_hidden"] = True
+            folded = cell.metadata.setdefault("jupyter", {})
+            folded["source_hidden"] = folded["outputs_hidden"] = True
     if out is not None:
         Path(out).mkdir(parents=True, exist_ok=True)
         path = Path(out) / path.name
