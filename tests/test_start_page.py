@@ -34,3 +34,11 @@ def test_the_settings_are_installed_into_this_environment():
         installed = Path(sys.prefix) / rel
         assert installed.exists(), f"{installed} missing: python -m pip install -r requirements.txt"
         assert installed.read_text() == (ROOT / "jupyter-config" / rel).read_text()
+
+
+def test_the_start_page_says_to_run_a_lesson_cell_by_cell_not_all_at_once():
+    """Run All would unfold every Predict, then run answer before the learner has predicted."""
+    text = read(ROOT / "START.ipynb").cells[0].source
+    assert "Shift+Enter" in text and "one at a time" in text
+    assert "Do not use Run All" in text
+    assert "Run All Cells" not in text, "START must not suggest Run All"
