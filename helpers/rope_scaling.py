@@ -9,8 +9,17 @@ trained on L positions has seen angles up to L · θ_i only. To run it at s · L
   base · s^(d/(d-2)): the fastest pair (i = 0) keeps its frequency and the slowest is
   divided by exactly s, so high frequencies (local order) are untouched;
 - YaRN's "NTK-by-parts" (arXiv:2309.00071 §3.2) interpolates only the pairs whose wavelength
-  is long compared with L, leaves the short ones alone and ramps linearly in between; §3.3
+  is long compared with L, leaves the short ones alone and blends those in between; §3.3
   also sharpens the softmax by `yarn_attention_scale(s)`.
+  The blend has two forms. The paper's equations ramp linearly in the number of turns
+  r = L / λ a pair makes over L (`ramp="paper"`). The code models run, the authors'
+  (github.com/jquesnelle/yarn, scaled_rope/LlamaYaRNScaledRotaryEmbedding.py) and Hugging
+  Face's (`_compute_yarn_parameters` in transformers' modeling_rope_utils.py), ramps linearly
+  in the pair INDEX, between the floor of the pair where r = beta_fast and the ceiling of the
+  pair where r = beta_slow (`yarn_correction_range`, `ramp="code"`, the default). Both keep
+  the pairs with r > beta_fast and interpolate those with r < beta_slow; in between they
+  differ (d = 128, L = 4096, s = 4: pair 32 is divided by 1.53 in the code, by 2.61 in the
+  paper's form).
 Angles are NumPy float64; pass the frequencies to `helpers.positions.apply_rope(inv_freq=)`.
 """
 
@@ -67,33 +76,75 @@ def ntk_inv_frequencies(d: int, factor: float, base: float = 10000.0) -> np.ndar
 
 
 def yarn_ramp(r, beta_slow: float = 1.0, beta_fast: float = 32.0):
-    """γ(r): 0 below beta_slow (interpolate), 1 above beta_fast (keep), linear in between.
+    """The paper's γ(r): 0 below beta_slow (interpolate), 1 above beta_fast (keep), linear in r.
 
-    r = L / λ_i is how many full turns pair i makes over the trained length L.
+    r = L / λ_i is how many full turns pair i makes over the trained length L. (The released
+    code ramps linearly in the pair index instead: see `yarn_inv_frequencies`.)
     """
+    _check_betas(beta_fast, beta_slow)
+    return np.clip((np.asarray(r, dtype=float) - beta_slow) / (beta_fast - beta_slow), 0.0, 1.0)
+
+
+def yarn_correction_range(d: int, original_max_len: int, base: float = 10000.0,
+                          beta_fast: float = 32.0, beta_slow: float = 1.0) -> tuple[int, int]:
+    """(low, high): the pair indices between which the released YaRN code ramps.
+
+    Pair i makes r_i = L θ_i / 2π turns over L, so the (real-valued) pair that makes r turns is
+    i(r) = d · ln(L / (2π r)) / (2 ln base). low = floor(i(beta_fast)), high =
+    ceil(i(beta_slow)), clamped to [0, d - 1] as the reference code clamps them.
+    """
+    d = _check_width(d)
+    L = _check_positive("original_max_len", original_max_len)
+    base = _check_positive("base", base)
+    _check_betas(beta_fast, beta_slow)
+
+    def pair_making(turns):
+        return d * math.log(L / (turns * 2 * math.pi)) / (2 * math.log(base))
+
+    return max(math.floor(pair_making(beta_fast)), 0), min(math.ceil(pair_making(beta_slow)), d - 1)
+
+
+def _check_betas(beta_fast, beta_slow) -> None:
     if not beta_fast > beta_slow:
         raise ValueError(
             f"beta_fast must be larger than beta_slow; got beta_fast={beta_fast}, "
             f"beta_slow={beta_slow}"
         )
-    return np.clip((np.asarray(r, dtype=float) - beta_slow) / (beta_fast - beta_slow), 0.0, 1.0)
+
+
+RAMPS = ("code", "paper")
 
 
 def yarn_inv_frequencies(d: int, factor: float, original_max_len: int, base: float = 10000.0,
-                         beta_fast: float = 32.0, beta_slow: float = 1.0) -> np.ndarray:
-    """(d/2,) θ_i' = (1 - γ(r_i)) θ_i / s + γ(r_i) θ_i with r_i = L / λ_i, λ_i = 2π / θ_i.
+                         beta_fast: float = 32.0, beta_slow: float = 1.0,
+                         ramp: str = "code") -> np.ndarray:
+    """(d/2,) θ_i' = (1 - γ_i) θ_i / s + γ_i θ_i: γ_i = 1 keeps pair i, γ_i = 0 interpolates it.
 
-    Pairs that turn more than beta_fast times over L keep θ_i; pairs that turn less than
-    beta_slow times are interpolated (θ_i / s); the ones in between are blended.
+    ramp="code" (what released checkpoints run): γ_i = 1 - clip((i - low) / (high - low), 0, 1)
+        with (low, high) = `yarn_correction_range`, linear in the pair index i.
+    ramp="paper" (the paper's equation): γ_i = `yarn_ramp`(r_i), linear in r_i = L / λ_i,
+        λ_i = 2π / θ_i.
+    Either way pairs that turn more than beta_fast times over L keep θ_i and pairs that turn
+    less than beta_slow times are interpolated (θ_i / s); the ones in between are blended.
     """
     factor = _check_positive("factor", factor)
     L = _check_positive("original_max_len", original_max_len)
+    if ramp not in RAMPS:
+        raise ValueError(f"ramp must be one of {RAMPS}; got {ramp!r}")
     theta = rope_inv_frequencies(d, base)  # (d/2,)
-    r = L / (2 * math.pi / theta)  # (d/2,): turns over the trained length
-    gamma = yarn_ramp(r, beta_slow, beta_fast)
+    if ramp == "paper":
+        r = L / (2 * math.pi / theta)  # (d/2,): turns over the trained length
+        gamma = yarn_ramp(r, beta_slow, beta_fast)
+    else:
+        low, high = yarn_correction_range(d, L, base, beta_fast, beta_slow)
+        if high == low:
+            high += 0.001  # as the reference code does: no division by zero
+        gamma = 1.0 - np.clip((np.arange(len(theta)) - low) / (high - low), 0.0, 1.0)
     return (1 - gamma) * theta / factor + gamma * theta
 
 
 def yarn_attention_scale(factor: float) -> float:
-    """YaRN's √(1/t) = 0.1 · ln(s) + 1 (§3.3): multiply q and k by it (the logits by its square)."""
-    return 0.1 * math.log(_check_positive("factor", factor)) + 1.0
+    """YaRN's √(1/t) = 0.1 · ln(s) + 1 (§3.3) for s > 1, and 1 for s <= 1 (no extension), as
+    the reference code has it: multiply q and k by it (the logits by its square)."""
+    factor = _check_positive("factor", factor)
+    return 1.0 if factor <= 1 else 0.1 * math.log(factor) + 1.0

@@ -13,6 +13,7 @@ from helpers.rope_scaling import (
     rope_angles,
     rope_inv_frequencies,
     yarn_attention_scale,
+    yarn_correction_range,
     yarn_inv_frequencies,
     yarn_ramp,
 )
@@ -63,26 +64,57 @@ def test_ntk_keeps_the_fastest_pair_and_divides_the_slowest_by_the_factor():
         ntk_inv_frequencies(2, 2.0)
 
 
-def test_yarn_keeps_high_frequencies_and_interpolates_low_ones():
+@pytest.mark.parametrize("ramp", ["code", "paper"])
+def test_yarn_keeps_high_frequencies_and_interpolates_low_ones(ramp):
     d, s, L = 128, 16.0, 4096
     theta = rope_inv_frequencies(d)
-    yarn = yarn_inv_frequencies(d, s, L)
+    yarn = yarn_inv_frequencies(d, s, L, ramp=ramp)
     turns = L * theta / (2 * math.pi)  # r = L / λ
     fast, slow = turns > 32, turns < 1
     assert fast.sum() > 5 and slow.sum() > 5  # both regimes exist at these sizes
     np.testing.assert_array_equal(yarn[fast], theta[fast])
     np.testing.assert_allclose(yarn[slow], theta[slow] / s, rtol=1e-12)
     middle = ~fast & ~slow
-    assert ((yarn[middle] < theta[middle]) & (yarn[middle] > theta[middle] / s)).all()
-    # one middle pair by hand: gamma = (r - 1) / 31, theta' = (1 - gamma) theta / s + gamma theta
-    i = np.flatnonzero(middle)[0]
-    gamma = (turns[i] - 1) / 31
+    assert ((yarn[middle] <= theta[middle]) & (yarn[middle] >= theta[middle] / s)).all()
+    assert (np.diff(yarn / theta) <= 1e-12).all()  # never less interpolated further down
+
+
+def test_yarn_paper_form_ramps_in_the_number_of_turns():
+    d, s, L = 128, 16.0, 4096
+    theta = rope_inv_frequencies(d)
+    yarn = yarn_inv_frequencies(d, s, L, ramp="paper")
+    turns = L * theta / (2 * math.pi)
+    i = np.flatnonzero((turns < 32) & (turns > 1))[0]
+    gamma = (turns[i] - 1) / 31  # one middle pair by hand: θ' = (1 - γ) θ / s + γ θ
     assert yarn[i] == pytest.approx((1 - gamma) * theta[i] / s + gamma * theta[i], rel=1e-12)
+
+
+def test_yarn_code_form_ramps_in_the_pair_index_as_released_models_do():
+    # d = 128, L = 4096, base 10^4: r = 32 at pair 20.94 and r = 1 at pair 45.03, so the
+    # reference code (floor, ceil) ramps from pair 20 (kept) to pair 46 (interpolated)
+    d, s, L = 128, 4.0, 4096
+    pair_at_32_turns = d * math.log(L / (32 * 2 * math.pi)) / (2 * math.log(1e4))
+    assert pair_at_32_turns == pytest.approx(20.944, abs=1e-3)
+    assert yarn_correction_range(d, L) == (20, 46)
+    theta = rope_inv_frequencies(d)
+    ratio = yarn_inv_frequencies(d, s, L) / theta
+    ramp = np.clip((np.arange(64) - 20) / 26, 0, 1)  # 0 up to pair 20, 1 from pair 46
+    np.testing.assert_allclose(ratio, ramp / s + (1 - ramp), rtol=1e-12)
+    assert round(ratio[32], 3) == 0.654  # 12/26 of the way: (12/26) / 4 + 14/26
+    paper = yarn_inv_frequencies(d, s, L, ramp="paper") / theta
+    assert round(paper[32], 3) == 0.384
+    assert round(float((ratio / paper).max()), 2) == 1.73 and int((ratio / paper).argmax()) == 34
+    # the range is clamped, and an empty ramp does not divide by zero
+    assert yarn_correction_range(8, 10_000_000) == (4, 7)
+    assert yarn_correction_range(8, 4) == (0, 0)  # both below pair 0: clamped to one pair
+    np.testing.assert_allclose(yarn_inv_frequencies(8, 2.0, 4) / rope_inv_frequencies(8),
+                               [1, 0.5, 0.5, 0.5])  # low = high = 0: a step, not 0 / 0
 
 
 def test_yarn_ramp_and_attention_scale():
     np.testing.assert_allclose(yarn_ramp([0.5, 1, 16.5, 32, 40]), [0, 0, 0.5, 1, 1])
     assert yarn_attention_scale(1.0) == 1.0
+    assert yarn_attention_scale(0.5) == 1.0  # no extension: the reference code leaves q, k alone
     assert yarn_attention_scale(16.0) == pytest.approx(0.1 * math.log(16) + 1)
     assert yarn_attention_scale(math.e**10) == pytest.approx(2.0)
     with pytest.raises(ValueError, match="beta_fast must be larger"):
@@ -133,6 +165,8 @@ def test_apply_rope_takes_per_sequence_positions_for_heads():
     (lambda: yarn_inv_frequencies(8, 2.0, -5), "original_max_len must be a positive"),
     (lambda: rope_angles(np.zeros((2, 2)), np.ones(4)), r"positions must be \(T,\)"),
     (lambda: yarn_attention_scale(0), "factor must be a positive"),
+    (lambda: yarn_inv_frequencies(8, 2.0, 64, ramp="linear"), "ramp must be one of"),
+    (lambda: yarn_correction_range(8, 64, beta_fast=1, beta_slow=2), "beta_fast must be larger"),
 ])
 def test_errors(call, match):
     with pytest.raises(ValueError, match=match):
