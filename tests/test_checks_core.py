@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from helpers.checks import core
+from helpers.checks import calls, core
 
 WANT = np.arange(1.0, 7.0).reshape(2, 3)
 
@@ -248,7 +248,7 @@ def test_the_students_own_error_keeps_their_frames_and_drops_the_checkers():
 
 def test_a_result_the_checker_cannot_use_is_a_message_not_a_crash(monkeypatch):
     monkeypatch.setattr(core, "_CHECKS_DIR", __file__)  # this check counts as the checker's
-    monkeypatch.setattr(core, "_HELPERS_DIR", __file__)
+    monkeypatch.setattr(calls, "_HELPERS_DIR", __file__)
 
     @core.exercise
     def check_f(fn):

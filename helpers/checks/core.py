@@ -24,9 +24,7 @@ Every check function is decorated with `@exercise`; every diagnosis has an id
 
 from __future__ import annotations
 
-import ast
 import copy
-import dis
 import functools
 import inspect
 import itertools
@@ -39,9 +37,9 @@ import numpy as np
 import torch
 
 from helpers.checks import source
+from helpers.checks.calls import is_library, resolve, uses
 
 _CHECKS_DIR = str(Path(__file__).resolve().parent)
-_HELPERS_DIR = str(Path(__file__).resolve().parent.parent)
 _RED, _BOLD, _RESET = "\x1b[31m", "\x1b[1m", "\x1b[0m"
 # The student's own errors that mean "a size is probably hard-coded" once a case of another size
 # passed: a reshape to a fixed size, two sizes that no longer broadcast, multiply or concatenate,
@@ -211,11 +209,6 @@ def _not_attempted(check_name: str, error: NotImplementedError) -> NotAttempted:
     )
 
 
-def _is_library(filename: str) -> bool:
-    return filename.startswith(_HELPERS_DIR) or "site-packages" in filename or (
-        "/lib/python" in filename)
-
-
 def _student_frames(tb):
     """The traceback from the student's first frame on, without the checker's frames.
 
@@ -225,7 +218,7 @@ def _student_frames(tb):
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
         checker = filename.startswith(_CHECKS_DIR) or filename == __file__
-        if not checker and (frames or not _is_library(filename)):
+        if not checker and (frames or not is_library(filename)):
             frames.append(tb)
         tb = tb.tb_next
     new = None
@@ -408,96 +401,12 @@ def forbid(fn, forbidden, *, name: str, why: str) -> None:
         return
     targets = {}
     for dotted in forbidden:
-        targets[dotted] = _resolve(dotted)
+        targets[dotted] = resolve(dotted)
     short = {d.rsplit(".", 1)[-1] for d in forbidden}
     found = sorted(d for d, t in targets.items() if t is not None and fn is t)  # f = library
-    found = found or sorted(_uses(fn, short, targets))
+    found = found or sorted(uses(fn, short, targets))
     if found:
         fail(f"{name}: your function calls {', '.join(found)}. {why}", "rule.forbidden-call")
-
-
-def _resolve(dotted: str):
-    module, _, attr = dotted.rpartition(".")
-    try:
-        obj = __import__(module, fromlist=[attr])
-        return getattr(obj, attr)
-    except (ImportError, AttributeError):
-        return None
-
-
-def _uses(fn, short: set[str], targets: dict, seen=None) -> set[str]:
-    seen = set() if seen is None else seen
-    code = getattr(fn, "__code__", None)
-    if code is None or id(code) in seen:
-        return set()
-    seen.add(id(code))
-    found = set()
-    glob = getattr(fn, "__globals__", {})
-    closure = {}
-    if getattr(fn, "__closure__", None):
-        for var, cell in zip(code.co_freevars, fn.__closure__, strict=False):
-            try:
-                closure[var] = cell.cell_contents
-            except ValueError:
-                pass
-    stack = [code]
-    while stack:
-        c = stack.pop()
-        for ins in dis.get_instructions(c):
-            n = ins.argval
-            if not isinstance(n, str):
-                continue
-            if ins.opname in ("LOAD_ATTR", "LOAD_METHOD"):  # F.softmax, x.softmax(...)
-                if n in short:
-                    found.add(n)
-                continue
-            if ins.opname not in ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF", "LOAD_CLOSURE"):
-                continue
-            obj = closure.get(n, glob.get(n))
-            students = inspect.isfunction(obj) and not _is_library(obj.__code__.co_filename)
-            if n in short and not students:
-                found.add(n)
-            for dotted, target in targets.items():
-                if target is not None and obj is target:
-                    found.add(f"{dotted} (as `{n}`)" if n != dotted.rsplit(".", 1)[-1] else n)
-            if students and obj is not fn:  # a helper of the student's
-                found |= _uses(obj, short, targets, seen)
-        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
-    found |= _imports_in_source(fn, set(targets))
-    return found
-
-
-def _source_of(fn) -> str | None:
-    """fn's own source, or None when it is missing or belongs to something else.
-
-    A cell run outside Jupyter can share its file name with other cells; linecache (or
-    __main__'s loader) may then hand back another text for fn's line numbers.
-    """
-    try:
-        text = textwrap.dedent(inspect.getsource(fn))
-        tree = ast.parse(text)
-    except (OSError, TypeError, SyntaxError):
-        return None
-    if fn.__name__ != "<lambda>":
-        first = tree.body[0] if tree.body else None
-        if not isinstance(first, (ast.FunctionDef, ast.AsyncFunctionDef)) or (
-                first.name != fn.__name__):
-            return None
-    return text
-
-
-def _imports_in_source(fn, dotted: set[str]) -> set[str]:
-    text = _source_of(fn)
-    if text is None:
-        return set()
-    tree = ast.parse(text)
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            for alias in node.names:
-                if f"{node.module}.{alias.name}" in dotted:
-                    found.add(f"{node.module}.{alias.name}")
-    return found
 
 
 # ---------------------------------------------------------------- comparing results

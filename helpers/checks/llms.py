@@ -24,6 +24,7 @@ import numpy as np
 import torch
 
 from helpers.checks import core
+from helpers.checks.calls import is_library
 from helpers.configs import PRESETS, kv_cache_bytes
 from helpers.gqa import grouped_query_attention
 from helpers.masks import chunk_causal_mask
@@ -621,7 +622,7 @@ def _code_names(fn, seen=None) -> set[str]:
     glob = getattr(fn, "__globals__", {})
     for n in list(names):
         obj = glob.get(n)
-        student = getattr(obj, "__code__", None) is not None and not core._is_library(
+        student = getattr(obj, "__code__", None) is not None and not is_library(
             obj.__code__.co_filename)
         if student and obj is not fn:
             names |= _code_names(obj, seen)

@@ -38,6 +38,8 @@ import inspect
 import sys
 from dataclasses import dataclass, field
 
+from helpers.checks.calls import uses
+
 # ---------------------------------------------------------------- the program's bindings
 
 
@@ -502,9 +504,7 @@ def forbidden_uses(cells, name: str, forbidden) -> set[str]:
         obj = _resolve(binding.dotted, packages)
         found = {d for d, t in targets.items() if t is not None and obj is t}
         if not found and inspect.isfunction(obj):  # one that is not forbidden: read its code
-            from helpers.checks import core  # (this process's object, as core.forbid reads it)
-
-            found = core._uses(obj, short, targets)
+            found = uses(obj, short, targets)
         return found
     if not isinstance(binding, _Def):
         return set()
