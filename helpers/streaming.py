@@ -331,6 +331,13 @@ def attention_backward(q, k, v, out, lse, d_out, *, mask=None, causal: bool = Fa
     D = rowsum(d_out * out); then for each block of `block_k` keys: P = exp(S - lse),
     dV = Pᵀ dO, dP = dO Vᵀ, dS = P (dP - D), dQ += dS K · scale, dK = dSᵀ Q · scale.
     Holds at most a (T_q, block_k) block of P, dP and dS, never the T_q x T_k matrix.
+
+    A query row with no allowed key has lse = -inf (log 0): exp(s - lse) would be inf or NaN
+    and spread into dk and dv of every key, so such a row is refused, as the forward pass
+    (`tiled_attention`) refuses it. FlashAttention-2's kernel instead stores lse = +inf for
+    that row (csrc/flash_attn/src/softmax.h, `normalize_softmax_lse`) with an output of 0: its
+    recomputed weights exp(s - inf) are 0 and it gets zero gradient. That convention is
+    accepted here too.
     """
     q, k, v, out, lse, d_out = (
         _as_array(t, n) for t, n in ((q, "q"), (k, "k"), (v, "v"), (out, "out"),
@@ -351,6 +358,16 @@ def attention_backward(q, k, v, out, lse, d_out, *, mask=None, causal: bool = Fa
             )
     if causal and T_q > T_k:
         raise ValueError(f"causal attention needs T_q <= T_k; got T_q={T_q}, T_k={T_k}")
+    bad = np.isnan(lse) | np.isneginf(lse)
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(
+            f"lse{list(where)} is {lse[where]}: that query row has no allowed key (log 0 = -inf), "
+            "so its weights exp(s - lse) are not defined and would put inf and NaN into dk and "
+            "dv of every key. The forward pass refuses such a row; allow it a key, or store "
+            "lse = +inf and an output row of 0 for it, as FlashAttention-2 does, to give it "
+            "zero gradient."
+        )
     if mask is not None:
         mask = np.asarray(mask)
         if mask.dtype != np.bool_:

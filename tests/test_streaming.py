@@ -320,6 +320,30 @@ def test_attention_backward_with_a_mask_and_a_scale():
         attention_backward(q, k, v, out, lse, d_out, mask=mask.astype(float))
 
 
+def test_attention_backward_refuses_a_row_with_no_key_or_gives_it_zero_gradient():
+    # row 2 may read no key: its lse is log 0 = -inf. exp(s - lse) would put inf and NaN into
+    # dk and dv of every key, so it is refused; FlashAttention-2's +inf gives zero gradient
+    q, k, v = qkv((6, 4), d_v=3, seed=7)
+    mask = np.ones((6, 6), dtype=bool)
+    mask[2] = False
+    d_out = np.random.default_rng(8).normal(size=(6, 3))
+    keep = [0, 1, 3, 4, 5]
+    out_k, lse_k = attention_with_lse(q[keep], k, v, mask[keep])
+    _, _, dq, dk, dv = torch_grads(q[keep], k, v, d_out[keep], mask[keep])
+    out, lse = np.zeros((6, 3)), np.full(6, -np.inf)
+    out[keep], lse[keep] = out_k, lse_k
+    with pytest.raises(ValueError, match=r"lse\[2\] is -inf: that query row has no allowed key"):
+        attention_backward(q, k, v, out, lse, d_out, mask=mask)
+    lse[2] = np.inf  # FlashAttention-2's convention for an empty row
+    got_dq, got_dk, got_dv = attention_backward(q, k, v, out, lse, d_out, mask=mask, block_k=4)
+    assert (got_dq[2] == 0).all() and np.isfinite(got_dk).all() and np.isfinite(got_dv).all()
+    np.testing.assert_allclose(got_dq[keep], dq, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(got_dk, dk, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(got_dv, dv, rtol=1e-9, atol=1e-12)
+    with pytest.raises(ValueError, match="no allowed key"):
+        attention_backward(q, k, v, out, np.full(6, np.nan), d_out)
+
+
 def naive_backward(q, k, v, d_out):
     """The textbook backward: the full T x T weight matrix and its gradient."""
     scale = 1 / math.sqrt(q.shape[-1])
