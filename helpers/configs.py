@@ -6,6 +6,8 @@ Every cached position keeps, in every layer, a key and a value per key/value hea
 and a sliding window keeps only the last `window` positions. Multi-head latent attention
 (DeepSeek-V2) caches one latent c (kv_latent numbers) and one shared RoPE key
 (rope_head_dim numbers) per layer instead: (kv_latent + rope_head_dim) · n_layers.
+The FFN and mixture-of-experts fields (d_ff, ffn_matrices, n_experts, experts_per_token,
+expert_params) are for `helpers.roofline`: what a step must read.
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ class ModelConfig:
     n_params: the published total number of parameters (None: unknown), for weight bytes.
     active_params: the parameters one token uses, for a mixture of experts (None: all of them):
         what a decode step of one sequence must read and multiply.
+    max_positions: the positions the released model is configured for (its config.json's
+        max_position_embeddings; None: unknown).
+    q_latent: MLA's query compression d_c' (None: queries projected from h_t directly).
+    d_ff, ffn_matrices: the FFN's hidden width and its number of matrices (2 for GPT's
+        GELU FFN, 3 for a SwiGLU), for `helpers.roofline.estimate_params` (None: 4 d_model, 2).
+    n_experts, experts_per_token, expert_params: a mixture of experts' routed experts per
+        layer, how many of them each token uses, and the parameters of ONE routed expert summed
+        over all its MoE layers (None: a dense model).
     """
 
     name: str
@@ -46,6 +56,13 @@ class ModelConfig:
     source: str = ""
     n_params: int | None = None
     active_params: int | None = None
+    max_positions: int | None = None
+    q_latent: int | None = None
+    d_ff: int | None = None
+    ffn_matrices: int = 2
+    n_experts: int | None = None
+    experts_per_token: int | None = None
+    expert_params: int | None = None
 
     def __post_init__(self):
         for f in ("n_layers", "n_heads", "n_kv_heads", "d_model", "d_head"):
@@ -55,7 +72,9 @@ class ModelConfig:
                 f"n_heads must be a multiple of n_kv_heads (groups of query heads share a "
                 f"key/value head); got n_heads={self.n_heads}, n_kv_heads={self.n_kv_heads}"
             )
-        for f in ("window", "kv_latent", "rope_head_dim", "n_params", "active_params"):
+        for f in ("window", "kv_latent", "rope_head_dim", "n_params", "active_params",
+                  "max_positions", "q_latent", "d_ff", "n_experts", "experts_per_token",
+                  "expert_params"):
             if getattr(self, f) is not None:
                 _whole(f, getattr(self, f))
         if (self.kv_latent is None) != (self.rope_head_dim is None):
@@ -63,6 +82,25 @@ class ModelConfig:
                 "an MLA config sets both kv_latent (d_c) and rope_head_dim (d_h^R); got "
                 f"kv_latent={self.kv_latent!r}, rope_head_dim={self.rope_head_dim!r}"
             )
+        if self.ffn_matrices not in (2, 3):
+            raise ValueError(f"ffn_matrices is 2 (up, down) or 3 (a gated FFN such as SwiGLU); "
+                             f"got {self.ffn_matrices!r}")
+        moe = (self.n_experts, self.experts_per_token, self.expert_params)
+        if any(v is not None for v in moe):
+            if any(v is None for v in moe) or self.active_params is None:
+                raise ValueError(
+                    "a mixture of experts sets n_experts, experts_per_token, expert_params and "
+                    f"active_params together; got n_experts={self.n_experts!r}, "
+                    f"experts_per_token={self.experts_per_token!r}, expert_params="
+                    f"{self.expert_params!r}, active_params={self.active_params!r}"
+                )
+            if self.experts_per_token > self.n_experts:
+                raise ValueError(f"experts_per_token ({self.experts_per_token}) cannot exceed "
+                                 f"n_experts ({self.n_experts})")
+
+    @property
+    def is_moe(self) -> bool:
+        return self.n_experts is not None
 
     @property
     def is_mla(self) -> bool:
@@ -78,44 +116,64 @@ PRESETS: dict[str, ModelConfig] = {
         ModelConfig(
             "GPT-2 small", n_layers=12, n_heads=12, n_kv_heads=12, d_model=768, d_head=64,
             source="https://huggingface.co/openai-community/gpt2/blob/main/config.json: "
-            "n_layer = 12, n_head = 12, n_embd = 768 (d_head = 768 / 12); 124,439,808 "
-            "parameters with the tied embedding (vocab 50257, 1024 positions)",
-            n_params=124_439_808,
+            "n_layer = 12, n_head = 12, n_embd = 768 (d_head = 768 / 12), n_positions = 1024; "
+            "124,439,808 parameters with the tied embedding (vocab 50257)",
+            n_params=124_439_808, max_positions=1024, d_ff=3072,
         ),
         ModelConfig(
             "Llama-2-7B", n_layers=32, n_heads=32, n_kv_heads=32, d_model=4096, d_head=128,
             source="Touvron et al. 2023, https://arxiv.org/abs/2307.09288 Table 1 (GQA only "
             "for 34B and 70B); https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/"
             "config.json: num_hidden_layers, num_attention_heads, num_key_value_heads, "
-            "hidden_size; 6,738,415,616 parameters (vocab 32000, intermediate_size 11008)",
-            n_params=6_738_415_616,
+            "hidden_size, max_position_embeddings = 4096; 6,738,415,616 parameters (vocab "
+            "32000, intermediate_size 11008: 2/3 · 4 · 4096 rounded up to a multiple of 256 by "
+            "Meta's llama/model.py, multiple_of)",
+            n_params=6_738_415_616, max_positions=4096, d_ff=11008, ffn_matrices=3,
         ),
         ModelConfig(
             "Llama-3-8B", n_layers=32, n_heads=32, n_kv_heads=8, d_model=4096, d_head=128,
             source="https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json: "
             "num_hidden_layers = 32, num_attention_heads = 32, num_key_value_heads = 8, "
-            "hidden_size = 4096; 8,030,261,248 parameters (vocab 128256, intermediate_size "
-            "14336)",
-            n_params=8_030_261_248,
+            "hidden_size = 4096, max_position_embeddings = 8192; 8,030,261,248 parameters "
+            "(vocab 128256, intermediate_size 14336)",
+            n_params=8_030_261_248, max_positions=8192, d_ff=14336, ffn_matrices=3,
         ),
         ModelConfig(
-            "Mistral-7B", n_layers=32, n_heads=32, n_kv_heads=8, d_model=4096, d_head=128,
-            window=4096,
+            "Llama-3.1-8B", n_layers=32, n_heads=32, n_kv_heads=8, d_model=4096, d_head=128,
+            source="https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json: "
+            "Llama-3-8B's shapes with max_position_embeddings = 131072 (rope_scaling "
+            "'llama3', factor 8 from original_max_position_embeddings 8192); 8,030,261,248 "
+            "parameters",
+            n_params=8_030_261_248, max_positions=131072, d_ff=14336, ffn_matrices=3,
+        ),
+        ModelConfig(
+            "Mistral-7B-v0.1", n_layers=32, n_heads=32, n_kv_heads=8, d_model=4096,
+            d_head=128, window=4096,
             source="Jiang et al. 2023, https://arxiv.org/abs/2310.06825 Table 1: dim, n_layers, "
-            "head_dim, n_heads, n_kv_heads, window_size; 7,241,732,096 parameters (vocab "
-            "32000, hidden_dim 14336)",
-            n_params=7_241_732_096,
+            "head_dim, n_heads, n_kv_heads, window_size (context_len 8192); "
+            "https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json: "
+            "sliding_window = 4096, max_position_embeddings = 32768; 7,241,732,096 parameters "
+            "(vocab 32000, hidden_dim 14336). v0.2 and v0.3 have no sliding window "
+            "(https://huggingface.co/mistralai/Mistral-7B-Instruct-v0.2: 'No Sliding-Window "
+            "Attention')",
+            n_params=7_241_732_096, max_positions=32768, d_ff=14336, ffn_matrices=3,
         ),
         ModelConfig(
             "DeepSeek-V2", n_layers=60, n_heads=128, n_kv_heads=128, d_model=5120, d_head=128,
-            kv_latent=512, rope_head_dim=64,
+            kv_latent=512, rope_head_dim=64, q_latent=1536,
             source="DeepSeek-AI 2024, https://arxiv.org/abs/2405.04434 §2.1 (MLA, eqs 9-19; "
             "Table 1: (d_c + d_h^R) l cache elements per token) and §3.1.2 hyper-parameters: "
-            "60 layers, hidden 5120, n_h = 128, d_h = 128, d_c = 512, d_h^R = 64; "
+            "60 layers, hidden 5120, n_h = 128, d_h = 128, d_c = 512, d_c' = 1536, d_h^R = 64; "
+            "2 shared and 160 routed experts of hidden width 1536 in every layer but the "
+            "first, 6 routed experts per token; "
             "https://huggingface.co/deepseek-ai/DeepSeek-V2/blob/main/config.json: "
-            "kv_lora_rank, qk_rope_head_dim; 236B parameters in total, 21B activated per "
+            "kv_lora_rank, q_lora_rank, qk_rope_head_dim, n_routed_experts, "
+            "num_experts_per_tok, moe_intermediate_size, first_k_dense_replace = 1, "
+            "max_position_embeddings = 163840; 236B parameters in total, 21B activated per "
             "token (abstract)",
-            n_params=236_000_000_000, active_params=21_000_000_000,
+            n_params=236_000_000_000, active_params=21_000_000_000, max_positions=163840,
+            n_experts=160, experts_per_token=6,
+            expert_params=59 * 3 * 5120 * 1536,  # SwiGLU experts in 59 MoE layers
         ),
     )
 }

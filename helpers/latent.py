@@ -1,10 +1,13 @@
 """Multi-head latent attention (MLA), DeepSeek-V2's way to a small KV cache, at toy size.
 
-DeepSeek-AI 2024, arXiv:2405.04434 §2.1, eqs (9)-(19), without the query compression:
+DeepSeek-AI 2024, arXiv:2405.04434 §2.1, eqs (9)-(19); the query compression of eqs (12)-(13)
+is optional (`d_q_latent`; DeepSeek-V2 uses d_c' = 1536, `q_lora_rank`, "to reduce the
+activation memory during training": it changes no cache):
     c_t   = W_DKV h_t                      (d_latent)         the only per-head-free cache
     k_C   = W_UK c_t,  v_C = W_UV c_t      (n_heads · d_head) decompressed when needed
     k_R   = RoPE(W_KR h_t)                 (d_rope)           one RoPE key for all heads, cached
-    q_C   = W_Q h_t,   q_R = RoPE(W_QR h_t) per head (d_head and d_rope)
+    q_C   = W_Q h_t,   q_R = RoPE(W_QR h_t) per head (d_head and d_rope), or with d_q_latent:
+    c_Q   = W_DQ h_t,  q_C = W_UQ c_Q,  q_R = RoPE(W_QR c_Q)
     score = (q_C · k_C + q_R · k_R) / √(d_head + d_rope), causal; out = W_O [o_1; ...; o_H]
 A position costs d_latent + d_rope cached numbers per layer instead of 2 · n_heads · d_head.
 RoPE gets its own small key because a rotation between q and W_UK would stop W_UK from being
@@ -51,25 +54,35 @@ def _check_size(name: str, value, even: bool = False) -> None:
 
 
 class LatentAttention(nn.Module):
-    """Causal MLA. forward(x (B, T, d_model), cache=None) -> (out (B, T, d_model), cache)."""
+    """Causal MLA. forward(x (B, T, d_model), cache=None) -> (out (B, T, d_model), cache).
+
+    d_q_latent: compress the queries through a latent of this width first (None: no query
+    compression). (DeepSeek-V2 also normalises both latents with an RMSNorm; left out here.)
+    """
 
     def __init__(self, d_model: int, n_heads: int, d_head: int, d_latent: int, d_rope: int,
-                 seed: int | None = 0, rope_base: float = 10000.0):
+                 seed: int | None = 0, rope_base: float = 10000.0, d_q_latent: int | None = None):
         super().__init__()
         for name, value in (("d_model", d_model), ("n_heads", n_heads), ("d_head", d_head),
                             ("d_latent", d_latent)):
             _check_size(name, value)
         _check_size("d_rope", d_rope, even=True)  # RoPE turns pairs of features
+        if d_q_latent is not None:
+            _check_size("d_q_latent", d_q_latent)
         self.d_model, self.n_heads, self.d_head = d_model, n_heads, d_head
         self.d_latent, self.d_rope, self.rope_base = d_latent, d_rope, rope_base
+        self.d_q_latent = d_q_latent
         with torch.random.fork_rng(devices=[]):
             if seed is not None:
                 torch.manual_seed(seed)
             self.w_dkv = nn.Linear(d_model, d_latent, bias=False)  # (9): compress
             self.w_uk = nn.Linear(d_latent, n_heads * d_head, bias=False)  # (10)
             self.w_uv = nn.Linear(d_latent, n_heads * d_head, bias=False)  # (11)
-            self.w_q = nn.Linear(d_model, n_heads * d_head, bias=False)  # (12)-(13), uncompressed
-            self.w_qr = nn.Linear(d_model, n_heads * d_rope, bias=False)  # (14)
+            q_in = d_model if d_q_latent is None else d_q_latent
+            if d_q_latent is not None:
+                self.w_dq = nn.Linear(d_model, d_q_latent, bias=False)  # (12): compress
+            self.w_q = nn.Linear(q_in, n_heads * d_head, bias=False)  # (13): W_UQ, or W_Q
+            self.w_qr = nn.Linear(q_in, n_heads * d_rope, bias=False)  # (14)
             self.w_kr = nn.Linear(d_model, d_rope, bias=False)  # (15): shared by all heads
             self.w_o = nn.Linear(n_heads * d_head, d_model, bias=False)  # (19)
 
@@ -87,8 +100,9 @@ class LatentAttention(nn.Module):
         positions = torch.arange(past, past + T)
         k_rope = apply_rope(self.w_kr(x), positions, base=self.rope_base)  # (B, T, d_rope)
         c, k_rope = cache.append(self.w_dkv(x), k_rope)  # (B, T_k, d_latent), (B, T_k, d_rope)
-        q_c = self._heads(self.w_q(x), self.d_head)  # (B, H, T, d_head)
-        q_r = apply_rope(self._heads(self.w_qr(x), self.d_rope), positions,
+        h_q = x if self.d_q_latent is None else self.w_dq(x)  # (B, T, d_model or d_q_latent)
+        q_c = self._heads(self.w_q(h_q), self.d_head)  # (B, H, T, d_head)
+        q_r = apply_rope(self._heads(self.w_qr(h_q), self.d_rope), positions,
                          base=self.rope_base)  # (B, H, T, d_rope)
         mask = torch.as_tensor(chunk_causal_mask(T, c.shape[1]), device=x.device)
         return q_c, q_r, c, k_rope, mask, cache

@@ -6,6 +6,9 @@ attains at most min(peak_flops, intensity · bandwidth) (Williams, Waterman and 
 "Roofline", CACM 2009): below the ridge point peak / bandwidth it waits on memory.
 Decoding reads every weight (and the whole KV cache) for one multiply-add per weight and
 sequence: an intensity of about `batch` FLOPs per byte in bf16, far below any ridge point.
+A mixture of experts is the exception to "every weight": a step reads only the experts its
+tokens were routed to (`experts_touched`), which at batch 1 is the published active
+parameters and grows towards all of them with the batch.
 Counts: a multiply-add is 2 FLOPs; softmax, norms and activations are left out.
 """
 
@@ -76,28 +79,67 @@ def attainable_flops(intensity, peak_flops: float, bandwidth: float):
 
 
 def estimate_params(config) -> int:
-    """Weights of the attention and FFN layers from the attention shapes alone.
+    """Weights of the attention and FFN layers from the config's shapes alone.
 
     per layer: attention projections, q and o d_model · H d_head each, k and v
-        d_model · H_kv d_head each (MLA: W_Q, W_QR, W_DKV, W_KR, W_UK, W_UV, W_O), plus an FFN
-        of 8 d_model² (GPT's 4 d_model hidden units, two matrices; Llama's SwiGLU with
-        8/3 d_model hidden units and three matrices is the same).
+        d_model · H_kv d_head each (MLA: W_DQ and W_UQ when q_latent is set, else W_Q; W_QR,
+        W_DKV, W_KR, W_UK, W_UV, W_O), plus an FFN of ffn_matrices · d_model · d_ff.
+    Without d_ff: GPT's FFN of 4 d_model hidden units and two matrices, 8 d_model². A SwiGLU of
+    exactly 8/3 d_model hidden units and three matrices holds the same 8 d_model², but the
+    released widths are not 8/3 d_model: Llama-2-7B's 11008 is 2.6875 d_model (Meta's
+    llama/model.py rounds 2/3 · 4 d_model up to a multiple of 256) and Llama 3's 14336 is
+    3.5 d_model, so pass d_ff and ffn_matrices = 3 for them.
     Embeddings and the output head are left out (the vocabulary is not in the config), and a
     mixture of experts is counted as one dense FFN: pass n_params when you know better.
     """
     c = as_config(config)
     D, H, d = c.d_model, c.n_heads, c.d_head
     if c.is_mla:
-        attention = D * H * (d + c.rope_head_dim) + D * (c.kv_latent + c.rope_head_dim) \
+        queries = (D * c.q_latent + c.q_latent * H * (d + c.rope_head_dim) if c.q_latent
+                   else D * H * (d + c.rope_head_dim))
+        attention = queries + D * (c.kv_latent + c.rope_head_dim) \
             + c.kv_latent * 2 * H * d + H * d * D
     else:
         attention = 2 * D * H * d + 2 * D * c.n_kv_heads * d
-    return c.n_layers * (attention + 8 * D * D)
+    ffn = 8 * D * D if c.d_ff is None else c.ffn_matrices * D * c.d_ff
+    return c.n_layers * (attention + ffn)
+
+
+def experts_touched(config, tokens: int) -> float:
+    """How many of a layer's routed experts `tokens` tokens use, expected over routings: E ·
+    (1 - (1 - k/E)^tokens) if each token picked its k experts uniformly at random. k at one
+    token; all E as the tokens grow. Real routers are trained towards balanced loads but are
+    not uniform; skewed or correlated choices touch fewer experts. None for a dense model."""
+    c = as_config(config)
+    tokens = _whole("tokens", tokens)
+    if not c.is_moe:
+        return None
+    E, k = c.n_experts, c.experts_per_token
+    return E * (1 - (1 - k / E) ** tokens)
+
+
+def weights_read(config, tokens: int, n_params=None) -> int:
+    """Parameters one forward step over `tokens` tokens must read from memory.
+
+    Dense: every weight (n_params if given, else the config's, else `estimate_params`).
+    Mixture of experts: the parameters one token uses (active_params) plus, per extra expert
+    the batch touches (`experts_touched` - k), one routed expert's parameters: active_params at
+    one token, about n_params when every expert is touched.
+    """
+    c = as_config(config)
+    tokens = _whole("tokens", tokens)
+    if n_params is not None:
+        return _whole("n_params", n_params)
+    if c.is_moe:
+        extra = experts_touched(c, tokens) - c.experts_per_token
+        return int(round(c.active_params + extra * c.expert_params))
+    return c.n_params if c.n_params is not None else estimate_params(c)
 
 
 def _weights(c, n_params) -> int:
-    """The weights one token uses: n_params if given, else the config's published count (its
-    active parameters for a mixture of experts), else `estimate_params`."""
+    """The weights one token uses (its multiply-adds): n_params if given, else the config's
+    published count (its active parameters for a mixture of experts), else
+    `estimate_params`."""
     if n_params is not None:
         return _whole("n_params", n_params)
     if c.active_params is not None:
@@ -115,43 +157,48 @@ def _attention_flops(c, pairs: int) -> int:
     return 2 * c.n_layers * c.n_heads * width * pairs
 
 
-def _step(flops: int, weight_bytes: int, kv_bytes: int) -> dict:
+def _step(flops: int, weight_bytes: int, kv_bytes: int, experts=None) -> dict:
     total = weight_bytes + kv_bytes
     return {"flops": int(flops), "bytes": int(total), "intensity": flops / total,
-            "weight_bytes": int(weight_bytes), "kv_bytes": int(kv_bytes)}
+            "weight_bytes": int(weight_bytes), "kv_bytes": int(kv_bytes),
+            "experts_touched": experts}
 
 
 def decode_step(config, T: int, batch: int = 1, bytes_per_value=2, n_params=None) -> dict:
     """One decoding step: `batch` sequences each add their T-th token.
 
-    flops: 2 · n_params · batch (a multiply-add per weight and token) + attention over the
-        kept keys, min(T, window), for every head, layer and sequence.
-    bytes: every weight read once (shared by the batch) + the KV cache of T tokens per
+    flops: 2 · (the weights one token uses) · batch (a multiply-add per weight and token) +
+        attention over the kept keys, min(T, window), for every head, layer and sequence.
+    bytes: every weight the batch uses, read once (`weights_read`: all of them for a dense
+        model, the touched experts' for a mixture of experts) + the KV cache of T tokens per
         sequence (the T - 1 cached positions read, the new one written).
-    Returns {"flops", "bytes", "intensity", "weight_bytes", "kv_bytes"}.
+    Returns {"flops", "bytes", "intensity", "weight_bytes", "kv_bytes", "experts_touched"}
+    (experts_touched: per MoE layer, None for a dense model).
     """
     c = as_config(config)
     T, batch = _whole("T", T), _whole("batch", batch)
-    weights = _weights(c, n_params)
     kept = T if c.window is None else min(T, c.window)
-    flops = 2 * weights * batch + _attention_flops(c, kept) * batch
-    return _step(flops, weights * _bytes(bytes_per_value),
-                 kv_cache_bytes(c, T, batch, bytes_per_value))
+    flops = 2 * _weights(c, n_params) * batch + _attention_flops(c, kept) * batch
+    return _step(flops, weights_read(c, batch, n_params) * _bytes(bytes_per_value),
+                 kv_cache_bytes(c, T, batch, bytes_per_value),
+                 None if n_params is not None else experts_touched(c, batch))
 
 
 def prefill_step(config, T: int, batch: int = 1, bytes_per_value=2, n_params=None) -> dict:
     """Processing a prompt of T tokens in one pass, for `batch` sequences.
 
-    flops: 2 · n_params · T · batch + causal attention: query i reads min(i, window) keys
-        (itself included). For MLA the scores are counted as in decoding (absorbed).
-    bytes: every weight read once + the KV cache of T tokens written per sequence
-        (activations are left out: they can stay on chip, tile by tile).
+    flops: 2 · (the weights one token uses) · T · batch + causal attention: query i reads
+        min(i, window) keys (itself included). For MLA the scores are counted as in decoding
+        (absorbed).
+    bytes: every weight the T · batch tokens use, read once (`weights_read`) + the KV cache of
+        T tokens written per sequence (activations are left out: they can stay on chip, tile
+        by tile).
     """
     c = as_config(config)
     T, batch = _whole("T", T), _whole("batch", batch)
-    weights = _weights(c, n_params)
     reads = np.arange(1, T + 1) if c.window is None else np.minimum(np.arange(1, T + 1), c.window)
     pairs = int(reads.sum())  # T (T + 1) / 2 without a window
-    flops = 2 * weights * T * batch + _attention_flops(c, pairs) * batch
-    return _step(flops, weights * _bytes(bytes_per_value),
-                 kv_cache_bytes(c, T, batch, bytes_per_value))
+    flops = 2 * _weights(c, n_params) * T * batch + _attention_flops(c, pairs) * batch
+    return _step(flops, weights_read(c, T * batch, n_params) * _bytes(bytes_per_value),
+                 kv_cache_bytes(c, T, batch, bytes_per_value),
+                 None if n_params is not None else experts_touched(c, T * batch))

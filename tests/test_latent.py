@@ -118,12 +118,36 @@ def test_extra_flops_are_what_torchs_flop_counter_sees(mla):
         extra["decompress"] - extra["absorbed"]
 
 
+def test_compressed_queries_follow_eqs_12_to_14_and_change_no_cache():
+    m = LatentAttention(**SIZES, seed=4, d_q_latent=6).double()
+    x = xs(seed=5)
+    B, T, H, d, r = 2, 7, 4, 8, 4
+    c_q = x @ m.w_dq.weight.T  # (12): (B, T, d_q_latent)
+    q_c = (c_q @ m.w_q.weight.T).view(B, T, H, d).transpose(1, 2)  # (13)
+    q_r = apply_rope((c_q @ m.w_qr.weight.T).view(B, T, H, r).transpose(1, 2))  # (14)
+    c = x @ m.w_dkv.weight.T
+    k = torch.cat([(c @ m.w_uk.weight.T).view(B, T, H, d).transpose(1, 2),
+                   apply_rope(x @ m.w_kr.weight.T)[:, None].expand(B, H, T, r)], -1)
+    v = (c @ m.w_uv.weight.T).view(B, T, H, d).transpose(1, 2)
+    o = F.scaled_dot_product_attention(torch.cat([q_c, q_r], -1), k, v, is_causal=True,
+                                       scale=1 / math.sqrt(d + r))
+    want = o.transpose(1, 2).reshape(B, T, H * d) @ m.w_o.weight.T
+    out, cache = m(x)
+    torch.testing.assert_close(out, want)
+    torch.testing.assert_close(m.forward_absorbed(x)[0], want)
+    assert cache.c.shape == (2, 7, 12) and m.cache_values_per_token() == 16
+    assert m.w_q.in_features == m.w_qr.in_features == 6
+    with pytest.raises(ValueError, match="d_q_latent must be a positive"):
+        LatentAttention(**SIZES, d_q_latent=0)
+
+
 def test_deepseek_v2_numbers():
     # per layer: d_c + d_h^R = 512 + 64 = 576 = 4.5 d_h, against 2 · 128 · 128 for MHA
     c = PRESETS["DeepSeek-V2"]
     assert kv_values_per_token(c) == 576 * 60
     assert (c.kv_latent + c.rope_head_dim) / c.d_head == 4.5
     assert 2 * c.n_heads * c.d_head / (c.kv_latent + c.rope_head_dim) == pytest.approx(56.9, 0.01)
+    assert c.q_latent == 1536  # q_lora_rank: the queries are compressed too, the cache is not
 
 
 def test_errors(mla):

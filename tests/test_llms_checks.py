@@ -260,6 +260,20 @@ def test_wrong_types_get_a_clear_message():
 # ---------------------------------------------------------------- named mistakes, as relations
 
 
+def test_a_count_off_by_one_byte_names_the_constant_not_a_factor():
+    # the review's example: "should be multiplied by 2; yours is multiplied by 2"
+    for off, word in ((1, "1 byte more"), (-1, "1 byte less")):
+        with pytest.raises(AssertionError, match=word) as info:
+            llms.check_kv_cache_bytes(
+                lambda c, T, batch, b, off=off: kv_bytes(c, T, batch, b) + off)
+        assert info.value.diagnosis == "generic.constant-offset"
+        assert "multiplied by 2" not in str(info.value)
+    # half a byte is no whole count: the law that fails shows the digits that differ
+    with pytest.raises(AssertionError, match=r"multiplied by 1\.9999\d+, not exactly 2") as info:
+        llms.check_kv_cache_bytes(lambda c, T, batch, b: kv_bytes(c, T, batch, b) + 0.5)
+    assert info.value.diagnosis == "llms.kv-scaling"
+
+
 def test_keys_and_values_shared_differently_say_which():
     def values_tiled(q, k, v):
         G = q.shape[1] // k.shape[1]

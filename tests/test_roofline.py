@@ -11,10 +11,12 @@ from helpers.roofline import (
     attainable_flops,
     decode_step,
     estimate_params,
+    experts_touched,
     matmul_intensity,
     measure_bandwidth,
     measure_matmul_flops,
     prefill_step,
+    weights_read,
 )
 from helpers.streaming import layer_flops
 
@@ -50,12 +52,21 @@ def test_estimate_params_counts_the_course_modules():
     attn = count_parameters(GroupedQueryAttention(8, 4, 2))
     ffn = count_parameters(FeedForward(8, 32, bias=False))
     assert estimate_params(SMALL) == 2 * (attn + ffn) == 2 * (192 + 512)
+    # a SwiGLU of the released width, three matrices: not 8 d_model²
+    swiglu = count_parameters(FeedForward(8, 22, "swiglu", bias=False))
+    assert estimate_params({**SMALL, "d_ff": 22, "ffn_matrices": 3}) == 2 * (attn + swiglu)
     mla = {"n_layers": 1, "n_heads": 4, "n_kv_heads": 4, "d_model": 32, "d_head": 8,
            "kv_latent": 12, "rope_head_dim": 4}
     mla_attn = count_parameters(LatentAttention(32, 4, 8, 12, 4))
     assert estimate_params(mla) == mla_attn + 8 * 32**2
-    # Llama-3-8B without embeddings and with its real FFN (3 · 4096 · 14336) is 6.98e9
-    assert estimate_params(PRESETS["Llama-3-8B"]) == 32 * (41_943_040 + 8 * 4096**2)
+    compressed = count_parameters(LatentAttention(32, 4, 8, 12, 4, d_q_latent=6))
+    assert estimate_params({**mla, "q_latent": 6}) == compressed + 8 * 32**2
+    # Llama-3-8B without embeddings, with its SwiGLU of 14336 (3.5 d_model): 6.98e9, where a
+    # "8 d_model²" FFN would give 5.64e9
+    llama = PRESETS["Llama-3-8B"]
+    assert estimate_params(llama) == 32 * (41_943_040 + 3 * 4096 * 14336) == 6_979_321_856
+    assert estimate_params(llama) + 2 * 128256 * 4096 + 65 * 4096 == llama.n_params  # + norms
+    assert estimate_params({**llama.as_dict(), "d_ff": None}) == 32 * (41_943_040 + 8 * 4096**2)
 
 
 def test_decode_step_on_stated_numbers():
@@ -94,7 +105,7 @@ def test_decoding_is_memory_bound_and_prefill_is_not():
 
 
 def test_window_caps_decode_and_prefill():
-    mistral = PRESETS["Mistral-7B"]
+    mistral = PRESETS["Mistral-7B-v0.1"]
     assert decode_step(mistral, 8192) == decode_step(mistral, 4096)
     with_window = prefill_step({**SMALL, "window": 3}, T=5, n_params=10)
     without = prefill_step(SMALL, T=5, n_params=10)
@@ -102,6 +113,28 @@ def test_window_caps_decode_and_prefill():
     assert without["flops"] - with_window["flops"] == per_pair * ((1 + 2 + 3 + 4 + 5)
                                                                    - (1 + 2 + 3 + 3 + 3))
     assert with_window["kv_bytes"] == 32 * 3
+
+
+def test_a_mixture_of_experts_reads_the_experts_its_batch_touches():
+    ds = PRESETS["DeepSeek-V2"]
+    # one token: its 6 routed experts (and the shared ones): the published active parameters
+    assert experts_touched(ds, 1) == pytest.approx(6)
+    assert weights_read(ds, 1) == 21_000_000_000
+    one = decode_step(ds, T=1000, batch=1)
+    assert one["weight_bytes"] == 2 * 21_000_000_000
+    assert one["experts_touched"] == pytest.approx(6)
+    # 64 tokens, routed uniformly: 160 (1 - (154/160)^64) = 146.1 of the 160 experts
+    assert experts_touched(ds, 64) == pytest.approx(160 * (1 - (154 / 160) ** 64))
+    assert round(experts_touched(ds, 64), 1) == 146.1
+    b64 = decode_step(ds, T=1000, batch=64)
+    assert b64["weight_bytes"] == 2 * round(21e9 + (experts_touched(ds, 64) - 6) * 1_391_984_640)
+    assert round(b64["weight_bytes"] / 1e9) == 432  # against 42 GB if charged once per step
+    assert b64["flops"] == 64 * one["flops"]  # every token still uses only its own experts
+    # a long prefill touches them all: about the 236B of the whole model
+    assert weights_read(ds, 4096) == pytest.approx(236e9, rel=0.005)
+    assert weights_read(ds, 4096, n_params=10) == 10
+    assert experts_touched(PRESETS["Llama-3-8B"], 64) is None
+    assert decode_step(PRESETS["Llama-3-8B"], 10, 64)["experts_touched"] is None
 
 
 def test_mla_decode_reads_its_small_cache():

@@ -354,9 +354,9 @@ def _kv_cases():
         ("Llama-3-8B", _preset("Llama-3-8B"), 8192, 1, 2),
         ("GPT-2 small", _preset("GPT-2 small"), 1024, 8, 4),
         ("a config with a window of 6", window, 10, 3, 4),
-        ("Mistral-7B", _preset("Mistral-7B"), 20000, 1, 2),
+        ("Mistral-7B-v0.1", _preset("Mistral-7B-v0.1"), 20000, 1, 2),
         ("a config with a window of 6", window, 4, 3, 4),
-        ("Mistral-7B", _preset("Mistral-7B"), 1000, 2, 2),
+        ("Mistral-7B-v0.1", _preset("Mistral-7B-v0.1"), 1000, 2, 2),
         ("Llama-2-7B", _preset("Llama-2-7B"), 4096, 2, 2),
         ("a config whose d_head is not d_model / n_heads", _config(2, 8, 2, 48, 16), 7, 2, 4),
         ("an MQA config (n_kv_heads = 1)", _config(4, 8, 1, 64, 8), 9, 3, 4),
@@ -534,8 +534,32 @@ def _kv_laws(fn) -> None:
             # a size ignored (factor 1 where it should count) or used where it has no place
             named_it = factor == 1 or math.isclose(ratio, 1.0, rel_tol=1e-9)
             diagnosis = named if named_it else "llms.kv-scaling"
+            shown = f"{ratio:.4g}"
+            if shown == f"{factor:g}":  # close to the factor, not equal: never "2 ... yours 2"
+                shown = (f"{ratio:.9g}, not exactly {factor:g}: something is added to the "
+                         "product besides the sizes multiplied")
             core.fail(f"{name}: with {what}, the cache should be multiplied by {factor:g}; "
-                      f"yours is multiplied by {ratio:.4g}: {why}.", diagnosis)
+                      f"yours is multiplied by {shown}: {why}.", diagnosis)
+
+
+def _kv_offset(got, want, config, T, batch, b, name) -> None:
+    """A count a few bytes off the right one: a constant added to (or left out of) the product.
+
+    Less than one position's bytes of one layer apart, it cannot be a size counted wrong (each
+    size multiplies the count), so the laws below would only report ratios that round to the
+    right factor.
+    """
+    diff = got - want
+    smallest = 2 * config["d_head"] * b  # a key and a value of one head, one layer, one token
+    if diff == 0 or not abs(diff) < smallest or diff != int(diff):
+        return
+    diff = int(diff)
+    what = f"{abs(diff)} byte{'s' if abs(diff) != 1 else ''}"
+    core.fail(f"{name}: your count is {got:,.0f}, {what} {'more' if diff > 0 else 'less'} than "
+              f"the right {want:,d}: a constant is {'added to' if diff > 0 else 'taken from'} "
+              "the product (a + 1 or - 1 on the total?). Every size multiplies the cache: 2 · "
+              "n_layers · n_kv_heads · d_head · bytes_per_value · min(T, window) · batch, "
+              "with nothing added.", "generic.constant-offset")
 
 
 def _kv_window_laws(fn) -> None:
@@ -577,6 +601,7 @@ def check_kv_cache_bytes(my_kv_cache_bytes) -> None:
         for diagnosis, message, wrong in _kv_mistakes(config, T, batch, b):
             if wrong is not None and wrong != want and math.isclose(got, wrong, rel_tol=1e-9):
                 core.fail(f"{name}: {message}", diagnosis)
+        _kv_offset(got, want, config, T, batch, b, name)
         if i == 0:
             _kv_laws(my_kv_cache_bytes)
         if config["window"] is not None:
@@ -589,7 +614,7 @@ def check_kv_cache_bytes(my_kv_cache_bytes) -> None:
     gib = _kv_reference(_preset("Llama-3-8B"), 8192, 1, 2) / 2**30
     core.passed(f"my_kv_cache_bytes: 2 · n_layers · n_kv_heads · d_head · bytes per kept "
                 f"position, min(T, window), times batch, for {len(cases)} configs (Llama-3-8B: "
-                f"{gib:g} GiB for 8192 tokens in bf16; Mistral-7B's window caps it)")
+                f"{gib:g} GiB for 8192 tokens in bf16; Mistral-7B-v0.1's window caps it)")
 
 
 # ------------------------------------------------------------------ ex3: the chunk's causal mask
