@@ -564,9 +564,13 @@ NUMBER_FORMATS = {"bf16": 2, "fp8": 1, "float32": 4}
 WINDOWS = {"none": None, "4096": 4096, "1024": 1024}
 CONTEXTS = tuple(2**i for i in range(10, 18))  # 1024 ... 131072 tokens
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
-# Memory bandwidth of a GPU (NVIDIA's H100 SXM datasheet: 3.35 TB/s of HBM3); the lesson adds
-# the bandwidth it measured on your machine.
-BANDWIDTHS = {"H100 SXM (3.35 TB/s)": 3.35e12}
+# One GPU's memory bandwidth and memory: NVIDIA's H100 datasheet (SXM: 3.35 TB/s of HBM3,
+# 80 GB) and its HGX page for the B200 of 2025 (per GPU: 7.7 TB/s of HBM3e, 180 GB; its first
+# announcements said 8 TB/s and 192 GB). The lesson adds this machine's measured bandwidth.
+DEVICES = {
+    "H100 SXM (80 GB, 3.35 TB/s)": {"bandwidth": 3.35e12, "memory": 80e9},
+    "B200 (180 GB, 7.7 TB/s)": {"bandwidth": 7.7e12, "memory": 180e9},
+}
 
 
 def attention_variant(config, kind: str):
@@ -594,20 +598,29 @@ def attention_variant(config, kind: str):
 
 def kv_cache_view(model: str = "Llama-3-8B", attention: str = "as published",
                   context: int = 8192, batch: int = 1, number_format: str = "bf16",
-                  window: str = "as published", hardware: str = "H100 SXM (3.35 TB/s)",
-                  bandwidths=None) -> dict:
+                  window: str = "as published", hardware: str = "H100 SXM (80 GB, 3.35 TB/s)",
+                  devices=None) -> dict:
     """The KV cache of `batch` sequences against context, and the least time of one decode
-    step: (weights + every sequence's cache) bytes / bandwidth, since each step reads both.
-    For a mixture of experts the step reads the weights one token uses (`active_params`): a
-    lower bound, since the tokens of a batch use different experts."""
-    bandwidths = BANDWIDTHS if bandwidths is None else bandwidths
+    step: (weights read + every sequence's cache) bytes / bandwidth, since each step reads
+    both; nothing else is counted, so the time is a lower bound and batch / time an upper
+    bound on tokens per second. A mixture of experts reads the experts its batch touches
+    (`helpers.roofline.weights_read`: its active parameters at batch 1, more as the batch's
+    tokens pick different experts). `fits`: weights + cache within the device's memory (None
+    when its memory is not given); `past_positions`: the context is longer than the model's
+    configured positions.
+
+    devices: name -> {"bandwidth": bytes/s, "memory": bytes or None}; `hardware` picks one.
+    """
+    from helpers.roofline import experts_touched, weights_read
+
+    devices = DEVICES if devices is None else devices
     if model not in PRESETS:
         raise ValueError(f"model must be one of {list(PRESETS)}; got {model!r}")
     if number_format not in NUMBER_FORMATS:
         raise ValueError(f"number format must be one of {list(NUMBER_FORMATS)}; got "
                          f"{number_format!r}")
-    if hardware not in bandwidths:
-        raise ValueError(f"hardware must be one of {list(bandwidths)}; got {hardware!r}")
+    if hardware not in devices:
+        raise ValueError(f"hardware must be one of {list(devices)}; got {hardware!r}")
     config = attention_variant(PRESETS[model], attention)
     if window != "as published":
         if window not in WINDOWS:
@@ -619,17 +632,26 @@ def kv_cache_view(model: str = "Llama-3-8B", attention: str = "as published",
     cache = np.array([kv_cache_bytes(config, int(T), batch, nbytes) for T in contexts])
     published = PRESETS[model]
     weights = published.n_params * nbytes  # what the memory holds
-    read = (published.active_params or published.n_params) * nbytes  # what one step reads
-    bandwidth = bandwidths[hardware]
+    read = weights_read(published, batch) * nbytes  # what one step of the batch reads
+    device = devices[hardware]
+    bandwidth, memory = device["bandwidth"], device.get("memory")
     here = kv_cache_bytes(config, context, batch, nbytes)
+    step = (read + here) / bandwidth
     return {
         "model": model, "attention": attention, "config": config, "context": int(context),
         "batch": int(batch), "number_format": number_format, "hardware": hardware,
         "contexts": contexts, "cache_bytes": cache, "weights_bytes": weights,
         "read_bytes": read, "step_seconds": (read + cache) / bandwidth,
         "weights_seconds": read / bandwidth,
-        "cache_at_context": here, "step_at_context": (read + here) / bandwidth,
+        "cache_at_context": here, "step_at_context": step,
+        "tokens_per_second": batch / step,
         "per_token": kv_cache_bytes(config, 1, 1, nbytes),
+        "experts_touched": experts_touched(published, batch),
+        "memory": memory, "needed_bytes": weights + cache,
+        "fits": None if memory is None else bool(weights + here <= memory),
+        "max_positions": published.max_positions,
+        "past_positions": (published.max_positions is not None
+                           and context > published.max_positions),
     }
 
 
@@ -637,13 +659,30 @@ def describe_kv_cache(view: dict) -> str:
     c = view["config"]
     heads = (f"MLA, {c.kv_latent} + {c.rope_head_dim} cached per layer" if c.is_mla
              else f"{c.n_kv_heads} of {c.n_heads} kv heads")
-    return (
+    past = (f" (past its {view['max_positions']:,d} positions)" if view["past_positions"]
+            else "")
+    text = (
         f"{view['model']} ({heads}), {view['number_format']}: "
         f"{view['per_token'] / 2**10:.1f} KiB per token; {view['batch']} x "
-        f"{view['context']:,d} tokens: cache {view['cache_at_context'] / 2**30:.2f} GiB, "
-        f"weights {view['weights_bytes'] / 2**30:.1f} GiB; decode step about "
-        f"{view['step_at_context'] * 1e3:.2f} ms on {view['hardware']} (memory-bound)"
+        f"{view['context']:,d} tokens{past}: cache {view['cache_at_context'] / 2**30:.2f} GiB, "
+        f"weights {view['weights_bytes'] / 2**30:.1f} GiB"
     )
+    needed = view["weights_bytes"] + view["cache_at_context"]
+    if view["fits"] is False:
+        return (f"{text}; together {needed / 1e9:.1f} GB: does NOT fit in the "
+                f"{view['memory'] / 1e9:.0f} GB of one {view['hardware']}")
+    per_sequence = 1 / view["step_at_context"]
+    rate = (f"at most {per_sequence:,.0f} tokens/s" if view["batch"] == 1 else
+            f"at most {view['tokens_per_second']:,.0f} tokens/s ({per_sequence:,.0f} per sequence)")
+    text += (f"; decode step at least {view['step_at_context'] * 1e3:.2f} ms on "
+             f"{view['hardware']} (memory-bound): {rate}")
+    if view["experts_touched"] is not None:
+        text += (f"; the step reads {view['read_bytes'] / 1e9:.0f} GB of weights, the "
+                 f"{view['experts_touched']:.0f} of {c.n_experts} experts per layer "
+                 f"{view['batch']} token{'s' if view['batch'] > 1 else ''} use"
+                 f"{'' if view['batch'] > 1 else 's'}"
+                 f"{' if routed uniformly' if view['batch'] > 1 else ''}")
+    return text
 
 
 def draw_kv_cache(view: dict, fig: Figure) -> None:
@@ -652,6 +691,11 @@ def draw_kv_cache(view: dict, fig: Figure) -> None:
     T = view["contexts"]
     ax_m.plot(T, view["cache_bytes"] / 2**30, "o-", label=f"KV cache, batch {view['batch']}")
     ax_m.axhline(view["weights_bytes"] / 2**30, color="gray", ls="--", lw=1, label="weights")
+    if view["memory"] is not None:
+        ax_m.plot(T, view["needed_bytes"] / 2**30, ":", color="black", lw=1,
+                  label="weights + cache")
+        ax_m.axhline(view["memory"] / 2**30, color="tab:red", lw=1,
+                     label=f"memory of one GPU ({view['memory'] / 1e9:.0f} GB)")
     ax_m.set_ylabel("GiB")
     ax_m.set_title("memory")
     ax_t.plot(T, view["step_seconds"] * 1e3, "o-", color="tab:red", label="weights + cache")
@@ -667,18 +711,23 @@ def draw_kv_cache(view: dict, fig: Figure) -> None:
         ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("context (tokens)")
         ax.axvline(view["context"], color="black", lw=0.8, ls=":")
-        ax.legend(fontsize=8)
+        if view["max_positions"] is not None and view["max_positions"] < T[-1]:
+            ax.axvspan(view["max_positions"], T[-1] * 1.5, color="gray", alpha=0.15,
+                       label=f"past its {view['max_positions']:,d} positions")
+        ax.set_xlim(T[0] / 1.5, T[-1] * 1.5)
+        ax.legend(fontsize=7)
 
 
 _plain = FuncFormatter(lambda value, _: f"{value:g}")  # 0.5, 2, 300: not 5 x 10^-1
 
 
 def kv_cache_explorer(model: str = "Llama-3-8B", attention: str = "as published",
-                      context: int = 8192, *, bandwidths=None) -> Explorer:
-    """Pick a model, an attention kind, context, batch, number format and a window; watch the
-    KV cache and the least time of a decode step. `bandwidths`: name -> bytes/s to choose from
-    (by default an H100's)."""
-    bandwidths = dict(BANDWIDTHS if bandwidths is None else bandwidths)
+                      context: int = 8192, *, devices=None) -> Explorer:
+    """Pick a model, an attention kind, context, batch, number format, a window and a GPU;
+    watch the KV cache, whether it fits, and the least time of a decode step. `devices`:
+    name -> {"bandwidth": bytes/s, "memory": bytes or None} to choose from (by default an
+    H100's and a B200's)."""
+    devices = dict(DEVICES if devices is None else devices)
     if context not in CONTEXTS:
         raise ValueError(f"context must be one of {CONTEXTS}; got {context!r}")
     controls = {
@@ -691,12 +740,12 @@ def kv_cache_explorer(model: str = "Llama-3-8B", attention: str = "as published"
         "number_format": _choices(tuple(NUMBER_FORMATS), "bf16", "numbers"),
         "window": widgets.Dropdown(options=("as published", *WINDOWS), value="as published",
                                    description="window"),
-        "hardware": widgets.Dropdown(options=list(bandwidths), value=next(iter(bandwidths)),
-                                     description="memory"),
+        "hardware": widgets.Dropdown(options=list(devices), value=next(iter(devices)),
+                                     description="GPU"),
     }
 
     def compute(**values):
-        return kv_cache_view(**values, bandwidths=bandwidths)
+        return kv_cache_view(**values, devices=devices)
 
     return Explorer("KV-cache explorer", controls, compute, describe_kv_cache, draw_kv_cache,
                     figsize=(9, 3.6))

@@ -334,15 +334,21 @@ def test_kv_cache_view_counts_what_the_cache_and_a_decode_step_read():
     assert view["per_token"] == 2 * 32 * 8 * 128 * 2                       # 128 KiB in bf16
     assert view["cache_at_context"] == 4 * 8192 * 131072
     weights = 8_030_261_248 * 2
-    assert view["weights_bytes"] == weights
+    assert view["weights_bytes"] == view["read_bytes"] == weights
     assert math.isclose(view["step_at_context"], (weights + 4 * 8192 * 131072) / 3.35e12)
+    assert math.isclose(view["tokens_per_second"], 4 / view["step_at_context"])
     i = list(view["contexts"]).index(8192)
     assert view["cache_bytes"][i] == view["cache_at_context"]
-    assert W.describe_kv_cache(view).startswith("Llama-3-8B (8 of 32 kv heads), bf16: 128.0 KiB")
+    text = W.describe_kv_cache(view)
+    assert text.startswith("Llama-3-8B (8 of 32 kv heads), bf16: 128.0 KiB")
+    assert "decode step at least 6.08 ms" in text and "at most 658 tokens/s (165 per sequence)" \
+        in text
+    assert view["fits"] and not view["past_positions"]
 
 
 def test_kv_cache_view_attention_kinds_change_only_the_cache():
-    per = {kind: W.kv_cache_view("Llama-2-7B", kind)["per_token"] for kind in W.ATTENTION_KINDS}
+    per = {kind: W.kv_cache_view("Llama-2-7B", kind, context=4096)["per_token"]
+           for kind in W.ATTENTION_KINDS}
     assert per == {"as published": 524288, "MHA": 524288, "GQA, H/4 kv heads": 131072,
                    "MQA": 16384, "MLA": (512 + 64) * 32 * 2}
     weights = {W.kv_cache_view("Llama-2-7B", kind)["weights_bytes"] for kind in W.ATTENTION_KINDS}
@@ -353,19 +359,45 @@ def test_kv_cache_view_attention_kinds_change_only_the_cache():
 
 
 def test_kv_cache_view_window_and_number_format():
-    capped = W.kv_cache_view("Mistral-7B", context=131072)
+    capped = W.kv_cache_view("Mistral-7B-v0.1", context=32768)
     assert capped["cache_at_context"] == 4096 * 131072         # the published window of 4096
-    assert W.kv_cache_view("Mistral-7B", context=131072, window="none")["cache_at_context"] \
-        == 131072 * 131072
-    assert W.kv_cache_view("GPT-2 small", number_format="float32")["per_token"] == 72 * 1024
+    assert W.kv_cache_view("Mistral-7B-v0.1", context=32768, window="none")["cache_at_context"] \
+        == 32768 * 131072
+    assert W.kv_cache_view("GPT-2 small", number_format="float32", context=1024)["per_token"] \
+        == 72 * 1024
     with pytest.raises(ValueError, match="number format must be one of"):
         W.kv_cache_view(number_format="int4")
     with pytest.raises(ValueError, match="model must be one of"):
         W.kv_cache_view("GPT-5")
 
 
+def test_kv_cache_view_says_when_a_setup_does_not_fit_or_runs_past_the_positions():
+    # GPT-2 has 1024 positions, Llama-3-8B 8192 (Llama 3.1: 131072)
+    gpt2 = W.kv_cache_view("GPT-2 small", context=131072)
+    assert gpt2["past_positions"] and "(past its 1,024 positions)" in W.describe_kv_cache(gpt2)
+    assert W.kv_cache_view("Llama-3-8B", context=131072)["past_positions"]
+    assert not W.kv_cache_view("Llama-3.1-8B", context=131072)["past_positions"]
+    # DeepSeek-V2's 472 GB of bf16 weights fit in no single GPU
+    ds = W.kv_cache_view("DeepSeek-V2", context=8192)
+    assert ds["fits"] is False
+    assert W.describe_kv_cache(ds).endswith("does NOT fit in the 80 GB of one H100 SXM "
+                                            "(80 GB, 3.35 TB/s)")
+    assert "decode step" not in W.describe_kv_cache(ds)
+    # Llama-3.1-8B with multi-head attention at 131072 tokens: 64 GiB of cache + 15 GiB of
+    # weights = 84.8 GB > 80 GB; as published (GQA) 31 GiB fit, and fit a B200 either way
+    mha = W.kv_cache_view("Llama-3.1-8B", "MHA", context=131072)
+    assert mha["fits"] is False and round((mha["weights_bytes"] + mha["cache_at_context"]) / 1e9,
+                                          1) == 84.8
+    assert W.kv_cache_view("Llama-3.1-8B", context=131072)["fits"]
+    assert W.kv_cache_view("Llama-3.1-8B", "MHA", context=131072,
+                           hardware="B200 (180 GB, 7.7 TB/s)")["fits"]
+    unknown = W.kv_cache_view(hardware="here", devices={"here": {"bandwidth": 1e10}})
+    assert unknown["fits"] is None and "decode step" in W.describe_kv_cache(unknown)
+
+
 def test_kv_cache_explorer_responds_to_its_controls():
-    probe = W.kv_cache_explorer(bandwidths={"slow": 1e11, "fast": 1e12})
+    probe = W.kv_cache_explorer(devices={"slow": {"bandwidth": 1e11, "memory": None},
+                                         "fast": {"bandwidth": 1e12, "memory": 1e12}})
     first = probe.text
     probe.controls["batch"].value = 64
     assert probe.view["batch"] == 64 and probe.text != first
@@ -375,10 +407,19 @@ def test_kv_cache_explorer_responds_to_its_controls():
     probe.controls["attention"].value = "MQA"
     assert probe.view["config"].n_kv_heads == 1
     assert bytes(probe.image.value).startswith(b"\x89PNG")
+    assert list(W.kv_cache_explorer().controls["hardware"].options) == list(W.DEVICES)
 
 
-def test_kv_cache_view_a_mixture_of_experts_reads_only_its_active_weights():
-    ds = W.kv_cache_view("DeepSeek-V2", context=8192)
+def test_kv_cache_view_a_mixture_of_experts_reads_the_experts_its_batch_touches():
+    ds = W.kv_cache_view("DeepSeek-V2", context=8192, hardware="B200 (180 GB, 7.7 TB/s)",
+                         devices={**W.DEVICES, "B200 (180 GB, 7.7 TB/s)": {"bandwidth": 7.7e12,
+                                                                          "memory": 1e12}})
     assert ds["weights_bytes"] == 236_000_000_000 * 2                   # all of it in memory
     assert ds["read_bytes"] == 21_000_000_000 * 2                       # one token's experts
-    assert math.isclose(ds["step_at_context"], (42e9 + 576 * 60 * 2 * 8192) / 3.35e12)
+    assert math.isclose(ds["step_at_context"], (42e9 + 576 * 60 * 2 * 8192) / 7.7e12)
+    assert "the 6 of 160 experts per layer 1 token uses" in W.describe_kv_cache(ds)
+    wide = W.kv_cache_view("DeepSeek-V2", context=8192, batch=64, devices={
+        "big": {"bandwidth": 7.7e12, "memory": None}}, hardware="big")
+    assert round(wide["read_bytes"] / 1e9) == 432 and round(wide["experts_touched"]) == 146
+    assert "146 of 160 experts per layer 64 tokens use if routed uniformly" in \
+        W.describe_kv_cache(wide)
