@@ -1,8 +1,11 @@
 """A tiny Llama: RMSNorm, grouped-query attention with RoPE, SwiGLU, no biases, no dropout.
 
-The shape of Llama 2/3 and Mistral at toy size (Touvron et al. 2023, arXiv:2302.13971 §2.2):
-pre-norm blocks h = x + Attn(RMSNorm(x)), out = h + SwiGLU(RMSNorm(h)); positions enter only
-through RoPE on q and k, so the model has no position table and no length limit of its own.
+The shape of Llama 2/3 and Mistral at toy size: pre-norm blocks h = x + Attn(RMSNorm(x)),
+out = h + SwiGLU(RMSNorm(h)), and RoPE (LLaMA, Touvron et al. 2023, arXiv:2302.13971 §2.2),
+with grouped-query attention (Llama 2, arXiv:2307.09288 §2.2, for its 34B and 70B models);
+positions enter only through RoPE on q and k, so the model has no position table and no
+length limit of its own. The default d_ff = 172 is LLaMA's int(2/3 · 4 · d_model) = 170 rounded
+up to a multiple of 4, as Meta's llama/model.py rounds to a multiple of 256.
 """
 
 from __future__ import annotations

@@ -116,10 +116,11 @@ def llama_parameters(vocab, d_model, n_heads, n_kv_heads, n_layers, d_ff):
 
 def test_the_structure_is_llamas_and_counts_llama_3_8b_at_its_sizes(model):
     assert count_parameters(model) == llama_parameters(VOCAB, 64, 4, 2, 2, 172)
+    assert model.layers[0].ffn.down.in_features == 172 == -(-int(2 / 3 * 4 * 64) // 4) * 4
     assert count_parameters(TinyLlama(11, 48, 6, 3, 3, d_ff=100)) == llama_parameters(
         11, 48, 6, 3, 3, 100)
     c = PRESETS["Llama-3-8B"]  # vocab 128256 and intermediate_size 14336 from its config.json
-    assert llama_parameters(128256, c.d_model, c.n_heads, c.n_kv_heads, c.n_layers, 14336) \
+    assert llama_parameters(128256, c.d_model, c.n_heads, c.n_kv_heads, c.n_layers, c.d_ff) \
         == c.n_params == 8_030_261_248
 
 
