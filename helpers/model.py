@@ -118,10 +118,13 @@ class TinyGPT(nn.Module):
         past, T = len(cache[0]), idx.shape[1]
         if past and self.mask != "causal":
             raise ValueError(
-                f"a KV cache is exact only with the causal mask; with mask={self.mask!r} "
-                + ("a new token changes what earlier positions compute, so their cached keys and "
-                   "values go stale" if self.mask == "none" else
-                   "the newest token reads only itself, so a cache would never be read")
+                f"TinyGPT uses a KV cache only with the causal mask; with mask={self.mask!r} "
+                + ("a new token changes what the earlier positions compute (from the second "
+                   "layer on), so their cached keys and values would go stale"
+                   if self.mask == "none" else
+                   "decoding with a cache would be exact but pointless: the newest token reads "
+                   "only itself, so the cache would never be read (and the model, trained to "
+                   "copy the next token, is never given one when it generates)")
             )
         x = self.tok(idx) + self.pos(torch.arange(past, past + T))  # (B, T, D)
         mask = torch.as_tensor(causal_mask(T).T) if self.mask == "reversed" else None

@@ -144,7 +144,7 @@ def test_errors():
         model(torch.zeros(1, 33, dtype=torch.long))
     reversed_model = TinyGPT(20, **SMALL, mask="reversed")
     _, cache = reversed_model(torch.zeros(1, 3, dtype=torch.long))
-    with pytest.raises(ValueError, match="exact only with the causal mask"):
+    with pytest.raises(ValueError, match="a KV cache only with the causal mask"):
         reversed_model(torch.zeros(1, 1, dtype=torch.long), cache)
     with pytest.raises(ValueError, match="use_cache=True needs the causal mask"):
         generate(reversed_model, [0], 5, use_cache=True)
@@ -153,13 +153,41 @@ def test_errors():
 
 
 
-def test_a_cache_under_a_non_causal_mask_is_refused_with_the_right_reason():
-    """With no mask a cache goes stale; with the reversed mask it would never be read."""
-    for mask, why in (("none", "go stale"), ("reversed", "never be read")):
-        model = TinyGPT(20, **SMALL, mask=mask)
-        _, cache = model(torch.zeros(1, 3, dtype=torch.long))
-        with pytest.raises(ValueError, match=why):
-            model(torch.zeros(1, 1, dtype=torch.long), cache)
+def test_a_cache_under_a_non_causal_mask_is_refused_with_the_true_reason():
+    """With no mask a cache would go stale; with the reversed mask decoding with one would be
+    exact but pointless: the newest token reads only itself. Both claims are checked."""
+    ids = torch.randint(0, 20, (1, 10), generator=torch.Generator().manual_seed(0))
+
+    no_mask = TinyGPT(20, **SMALL, mask="none").eval()
+    with torch.no_grad():
+        _, cache = no_mask(ids[:, :-1])                              # 9 positions cached
+    with pytest.raises(ValueError, match="would go stale"):
+        no_mask(ids[:, -1:], cache)
+    with torch.no_grad():
+        _, fresh = no_mask(ids)                                      # recomputed with 10
+    torch.testing.assert_close(fresh[0].k[:, :, :9], cache[0].k)     # layer 1: from embeddings
+    assert (fresh[1].k[:, :, :9] - cache[1].k).abs().max() > 1e-3    # layer 2: stale
+
+    reversed_model = TinyGPT(20, **SMALL, mask="reversed").eval()
+    with torch.no_grad():
+        _, cache = reversed_model(ids[:, :-1])
+    with pytest.raises(ValueError, match="exact but pointless.*would never be read"):
+        reversed_model(ids[:, -1:], cache)
+    # what a cached decoding step would compute: the newest token's k and v appended to the
+    # cache, its query masked as the last row of the reversed mask (it reads only itself)
+    itself = torch.zeros(1, 10, dtype=torch.bool)
+    itself[0, -1] = True
+    with torch.no_grad():
+        x = reversed_model.tok(ids[:, -1:]) + reversed_model.pos(torch.arange(9, 10))
+        for block, layer_cache in zip(reversed_model.blocks, cache, strict=True):
+            x = block(x, mask=itself, cache=layer_cache)
+        decoded = reversed_model.head(reversed_model.ln_f(x))[0, -1]
+        recomputed = reversed_model(ids)[0][0, -1]
+        other_past = torch.cat([(ids[:, :-1] + 1) % 20, ids[:, -1:]], dim=1)
+        past_changed = reversed_model(other_past)[0][0, -1]
+    assert len(cache[0]) == 10                                       # the step used the cache
+    torch.testing.assert_close(decoded, recomputed)                  # exact ...
+    torch.testing.assert_close(past_changed, recomputed)             # ... and the past unread
 
 
 def test_attention_weights_are_each_layers_own():
