@@ -21,6 +21,7 @@ Patterns are (..., T_q, T_k), a row per query, as `helpers.attention.attention` 
 from __future__ import annotations
 
 import math
+import string
 
 import numpy as np
 import torch
@@ -241,7 +242,10 @@ def composition_scores(model: AttentionOnly, layer: int = 1, source: int = 0,
 
     Returns (H, H) arrays indexed [head of `layer`, head of `source`]:
       "k": ‖W_QK^{layer,h} W_OV^{source,g}‖_F / (‖W_QK^{layer,h}‖_F ‖W_OV^{source,g}‖_F), keys
-           read the source head's output (the induction circuit);
+           read the source head's output (the induction circuit). W_OV as `ov_matrices` gives
+           it, for column vectors as in Elhage et al.; with row vectors (x W_V W_O, the
+           transpose) the same number is ‖W_QK W_OVᵀ‖ / (‖W_QK‖ ‖W_OV‖). The attention's
+           1/√d_head scales W_QK and cancels in the ratio;
       "q": the same with W_QK^ᵀ, queries read it;  "v": with W_OV^{layer,h}, values read it;
     and "baseline": the mean K-composition of random Gaussian matrices of the same shapes and
     rank, what "no composition" looks like at this size (a seeded draw, the same every call).
@@ -344,7 +348,7 @@ def previous_token_score(weights):
 
     1 for a head that always reads the token just before. A uniform causal head gives query t
     the weight 1/(t + 1) on each key, so it scores (H_T - 1)/(T - 1), H_T the T-th harmonic
-    number: about ln T / T, 0.097 at T = 33.
+    number, about (ln T - 0.42)/(T - 1): 0.097 at T = 33.
     """
     weights = _check_pattern(weights, "previous_token_score")
     if weights.shape[-1] < 2:
@@ -390,6 +394,83 @@ def head_scores(model: AttentionOnly, batch_ids: torch.Tensor, span: int, prefix
         "induction": induction_score(w, span, prefix).mean(dim=1).numpy(),
         "first_token": first_token_score(w).mean(dim=1).numpy(),
     }
+
+
+# ---------------------------------------------------------------- a typed text
+
+
+# One character per ordinary id of the shipped model (63 of them; the 64th id is BOS). The model
+# was trained on random ids, so which character stands for which id does not matter.
+SPAN_CHARACTERS = string.ascii_lowercase + string.ascii_uppercase + string.digits + " "
+
+
+class SpanTokenizer:
+    """Typed text -> the induction model's ids, for `helpers.widgets.heads_explorer`.
+
+    Character i of SPAN_CHARACTERS (a-z, A-Z, 0-9, space; the first vocab_size - 1 of them) is
+    ordinary id i, and `encode` puts the BOS id first, as in every training row, so a text of n
+    characters is n + 1 positions (at most max_len). `tokens(text)` labels them: "BOS", then
+    the characters.
+    """
+
+    def __init__(self, model: AttentionOnly | None = None):
+        vocab_size = FULL["vocab_size"] if model is None else model.vocab_size
+        self.max_len = FULL["max_len"] if model is None else model.max_len
+        if vocab_size - 1 > len(SPAN_CHARACTERS):
+            raise ValueError(f"SpanTokenizer has {len(SPAN_CHARACTERS)} characters; the model "
+                             f"has {vocab_size - 1} ordinary ids")
+        self.chars = SPAN_CHARACTERS[: vocab_size - 1]
+        self.bos = vocab_size - 1
+
+    def encode(self, text: str) -> list[int]:
+        """[BOS, id of text[0], id of text[1], ...]."""
+        for i, c in enumerate(text):
+            if c not in self.chars:
+                raise ValueError(
+                    f"character {c!r} at position {i} is not one of the model's "
+                    f"{len(self.chars)} characters (letters, digits and the space)"
+                )
+        if len(text) > self.max_len - 1:
+            raise ValueError(
+                f"the model has {self.max_len} positions: BOS and at most {self.max_len - 1} "
+                f"characters; got {len(text)} characters"
+            )
+        return [self.bos] + [self.chars.index(c) for c in text]
+
+    def tokens(self, text: str) -> list[str]:
+        """The label of every position `encode` gives: "BOS", then the characters."""
+        return ["BOS", *text]
+
+
+def repeated_ending(tokens) -> tuple[int, int] | None:
+    """(start, distance) of the longest ending tokens[start:] that occurred earlier, or None.
+
+    The earlier occurrence ends before the ending starts (tokens[start - distance : T -
+    distance] == tokens[start:], distance >= T - start), and the nearest one is taken. A repeat
+    at distance 1 does not count: the token after its earlier occurrence would be the query
+    itself. For a repeated-span row, BOS + span + span, it is (1 + span, span).
+    """
+    tokens = list(tokens)
+    T = len(tokens)
+    for length in range(T // 2, 0, -1):
+        ending = tokens[T - length:]
+        for p in range(T - 2 * length, -1, -1):  # the nearest earlier occurrence first
+            if tokens[p : p + length] == ending and T - length - p >= 2:
+                return T - length, T - length - p
+    return None
+
+
+def ending_induction_score(weights, start: int, distance: int):
+    """(..., T, T) -> (...): the mean weight queries t = start..T-1 give key t - distance + 1,
+    the token after their earlier occurrence (`repeated_ending`'s start and distance).
+    induction_score(w, span, prefix) is ending_induction_score(w, prefix + span, span)."""
+    weights = _check_pattern(weights, "ending_induction_score")
+    T = weights.shape[-1]
+    if not (isinstance(start, (int, np.integer)) and isinstance(distance, (int, np.integer))
+            and 2 <= distance <= start < T):
+        raise ValueError(f"need 2 <= distance <= start < T = {T}; got start={start!r}, "
+                         f"distance={distance!r}")
+    return _mean_last(_diagonal(weights, distance - 1)[..., start - distance + 1 :])
 
 
 # ---------------------------------------------------------------- losses and ablation

@@ -5,7 +5,7 @@ one-line readout and a picture:
 
 - `scaling_explorer()` (lesson 03): d_k and the √d_k scale -> one row of softmax weights.
 - `mask_explorer(tokens, scores)` (lesson 04): none / causal / reversed causal / padding.
-- `heads_explorer(model, tokenizer)` (lessons 05 and 08): one head's weights over your text.
+- `heads_explorer(model, tokenizer)` (lessons 05, 08 and 11): one head's weights over your text.
 - `position_explorer()` (lesson 06): sinusoidal or RoPE scores at every pair of positions.
 - `kv_cache_explorer()` (lesson 10): a model's KV cache and decode time against context.
 
@@ -38,6 +38,13 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 from helpers.attention import softmax
 from helpers.configs import PRESETS, kv_cache_bytes
 from helpers.heads import MultiHeadAttention
+from helpers.induction import (
+    AttentionOnly,
+    attention_patterns,
+    ending_induction_score,
+    previous_token_score,
+    repeated_ending,
+)
 from helpers.masks import additive_bias, causal_mask, padding_mask
 from helpers.plots import attention_heatmap, heatmap
 from helpers.positions import apply_rope, sinusoidal_encoding
@@ -362,9 +369,11 @@ def head_weights(text: str, model=None, tokenizer=None, *, causal: bool = False,
     """(n_layers, n_heads, T, T) attention weights of every head over the characters of text.
 
     model, tokenizer: a trained model built from `MultiHeadAttention` layers (e.g.
-    `helpers.model.TinyGPT`, called as model(ids (1, T))) and its tokenizer (`encode(text)`).
-    Without them: `example_stack(n_layers, n_heads, d_model, seed)` over `char_inputs`, each
-    layer adding its output to its input (a residual), causal when `causal`.
+    `helpers.model.TinyGPT`, called as model(ids (1, T))), or lesson 11's
+    `helpers.induction.AttentionOnly`, and its tokenizer (`encode(text)`; T is the number of
+    ids it gives: a `SpanTokenizer` puts BOS first). Without them: `example_stack(n_layers,
+    n_heads, d_model, seed)` over `char_inputs`, each layer adding its output to its input (a
+    residual), causal when `causal`.
     """
     if not text:
         raise ValueError("type at least one character")
@@ -383,6 +392,13 @@ def head_weights(text: str, model=None, tokenizer=None, *, causal: bool = False,
     if tokenizer is None:
         raise ValueError("pass the model's tokenizer too, to turn the text into token ids")
     ids = torch.tensor([tokenizer.encode(text)])  # (1, T); ValueError for unknown characters
+    if isinstance(model, AttentionOnly):  # lesson 11's model returns its patterns itself
+        was_training = model.training
+        try:
+            found = attention_patterns(model, ids)  # (L, 1, H, T, T)
+        finally:
+            model.train(was_training)
+        return found[:, 0].double().numpy()
     found = []
     hooks = [layer.register_forward_hook(lambda mod, args, output: found.append(output[1][0]))
              for layer in _attention_layers(model)]
@@ -402,34 +418,60 @@ def _label(c: str) -> str:
     return {" ": "␣", "\n": "⏎", "\t": "⇥"}.get(c, c)
 
 
-def heads_view(text: str, layer: int = 0, head: int = 0, weights=None) -> dict:
-    """One head's (T, T) weights out of `head_weights(text, ...)` (pass them as weights)."""
+def heads_view(text: str, layer: int = 0, head: int = 0, weights=None, tokens=None) -> dict:
+    """One head's (T, T) weights out of `head_weights(text, ...)` (pass them as weights).
+
+    tokens: the label of each of the T positions (a tokenizer's `tokens(text)`); default the
+    characters of text. The view also holds the head's scores on this text (lesson 11):
+    "previous_token", and on the longest ending that repeats an earlier stretch ("repeat":
+    (start, distance) or None) the "induction" score, the mean weight each of its queries
+    gives the token after its earlier occurrence (None without a repeat).
+    """
     weights = head_weights(text) if weights is None else np.asarray(weights)
+    tokens = list(text) if tokens is None else list(tokens)
+    if len(tokens) != weights.shape[-1]:
+        raise ValueError(f"{len(tokens)} token labels for {weights.shape[-1]} positions")
     n_layers, n_heads = weights.shape[:2]
     if not (0 <= layer < n_layers and 0 <= head < n_heads):
         raise ValueError(f"layer must lie in 0..{n_layers - 1} and head in 0..{n_heads - 1}; "
                          f"got layer {layer}, head {head}")
     w = weights[layer, head]  # (T, T)
     last = w[-1]
+    repeat = repeated_ending(tokens)
     return {
         "text": text,
-        "labels": [_label(c) for c in text],
+        "labels": [_label(c) for c in tokens],
+        "unit": "character" if tokens == list(text) else "token",
         "layer": int(layer),
         "head": int(head),
         "weights": w,
         "entropy": float(entropy(w).mean()),
         "last_reads": int(last.argmax()),
         "last_weight": float(last.max()),
+        "previous_token": float(previous_token_score(w)) if len(tokens) > 1 else None,
+        "repeat": repeat,
+        "induction": None if repeat is None else float(ending_induction_score(w, *repeat)),
     }
 
 
-def describe_heads(view: dict) -> str:
-    j, labels = view["last_reads"], view["labels"]
-    return (
-        f"layer {view['layer']}, head {view['head']}, {len(labels)} characters: mean entropy "
-        f"{view['entropy']:.3f} nats; the last character {labels[-1]!r} reads most from "
+def describe_heads(view: dict, scores: bool = False) -> str:
+    """The readout line; scores: add the head's previous-token and induction scores."""
+    j, labels, unit = view["last_reads"], view["labels"], view.get("unit", "character")
+    line = (
+        f"layer {view['layer']}, head {view['head']}, {len(labels)} {unit}s: mean entropy "
+        f"{view['entropy']:.3f} nats; the last {unit} {labels[-1]!r} reads most from "
         f"{labels[j]!r} at position {j} ({view['last_weight']:.3f})"
     )
+    if not scores:
+        return line
+    if view["previous_token"] is not None:
+        line += f"; previous-token score {view['previous_token']:.2f}"
+    if view["repeat"] is None:
+        return line + "; no repeated ending to score induction on"
+    start = view["repeat"][0]
+    ending = "".join(labels[start:]).replace("␣", " ")
+    return (line + f"; induction score {view['induction']:.2f} on the repeated ending "
+            f"{ending!r} (positions {start}..{len(labels) - 1})")
 
 
 def draw_heads(view: dict, fig: Figure) -> None:
@@ -442,12 +484,14 @@ def draw_heads(view: dict, fig: Figure) -> None:
 
 def heads_explorer(model=None, tokenizer=None, text: str = "the cat sat on the mat", *,
                    causal: bool = False, n_layers: int = 2, n_heads: int = 4,
-                   d_model: int = 32, seed: int = 0) -> Explorer:
+                   d_model: int = 32, seed: int = 0, scores: bool = False) -> Explorer:
     """Type a sentence (each character is a token); pick a layer and a head; see its weights.
 
-    With model and tokenizer (e.g. a trained `helpers.model.TinyGPT` and its `CharTokenizer`)
-    it shows that model's heads; otherwise a seeded stack of `n_layers` random
-    `MultiHeadAttention` layers of `n_heads` heads (see `head_weights`).
+    With model and tokenizer (e.g. a trained `helpers.model.TinyGPT` and its `CharTokenizer`,
+    or lesson 11's `helpers.induction.AttentionOnly` and a `SpanTokenizer`) it shows that
+    model's heads; otherwise a seeded stack of `n_layers` random `MultiHeadAttention` layers
+    of `n_heads` heads (see `head_weights`). scores: the readout adds the head's
+    previous-token score and its induction score on the text's repeated ending (lesson 11).
     """
     settings = dict(causal=causal, n_layers=n_layers, n_heads=n_heads, d_model=d_model, seed=seed)
     first = head_weights(text, model, tokenizer, **settings)  # (L, H, T, T); checks the text
@@ -464,10 +508,11 @@ def heads_explorer(model=None, tokenizer=None, text: str = "the cat sat on the m
         if text not in cache:
             cache.clear()  # keep only the latest sentence
             cache[text] = head_weights(text, model, tokenizer, **settings)
-        return heads_view(text, layer, head, cache[text])
+        tokens = tokenizer.tokens(text) if hasattr(tokenizer, "tokens") else None
+        return heads_view(text, layer, head, cache[text], tokens)
 
-    return Explorer("heads explorer", controls, compute, describe_heads, draw_heads,
-                    figsize=(7, 5.6))
+    return Explorer("heads explorer", controls, compute,
+                    lambda view: describe_heads(view, scores), draw_heads, figsize=(7, 5.6))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -165,6 +165,7 @@ def test_previous_token_score_of_hand_made_patterns():
     harmonic = np.sum(1 / np.arange(1, 34))
     assert ind.previous_token_score(uniform) == pytest.approx((harmonic - 1) / 32)
     assert round(float(ind.previous_token_score(uniform)), 3) == 0.097
+    assert ind.previous_token_score(uniform) == pytest.approx((np.log(33) - 0.42) / 32, abs=1e-3)
     # leading axes are kept, torch in gives torch out
     stack = torch.as_tensor(np.stack([_previous_token_pattern(5), np.eye(5)]))[None]
     out = ind.previous_token_score(stack)
@@ -240,7 +241,9 @@ def test_reduced_run_grows_an_induction_circuit(reduced):
     assert np.mean(losses[-20:]) < losses[0] - 0.5
     scores = ind.head_scores(model, ids, span, prefix=1)
     induction, previous = scores["induction"], scores["previous_token"]
-    assert induction[1].max() > 0.5  # uniform attention would give about 1/T = 0.06
+    assert induction[1].max() > 0.5  # uniform causal attention gives 0.08 (below)
+    uniform = np.tril(np.ones((ids.shape[1],) * 2)) / np.arange(1, ids.shape[1] + 1)[:, None]
+    assert round(float(ind.induction_score(uniform, span, prefix=1)), 2) == 0.08
     assert previous[0].max() > 0.5
     assert induction[0].max() < 0.3  # layer 0 cannot look up a token it has not been told
     first, second = ind.copy_losses(model, ids, span, prefix=1)
@@ -322,3 +325,56 @@ def test_attn_mask_narrows_what_every_layer_reads():
                                model(ids))
     with pytest.raises(ValueError, match="attn_mask must be a bool"):
         model(ids, attn_mask=torch.ones(12, 12))
+
+
+# ---------------------------------------------------------------- a typed text (the explorer)
+
+
+def test_span_tokenizer_puts_bos_first_and_one_id_per_character():
+    tok = ind.SpanTokenizer()
+    assert len(tok.chars) == 63 and tok.bos == 63 and tok.max_len == 33
+    assert tok.encode("ab Z9") == [63, 0, 1, 62, 51, 61]
+    assert tok.tokens("ab") == ["BOS", "a", "b"]
+    assert len(set(tok.chars)) == 63                             # one id per character
+    small = ind.SpanTokenizer(AttentionOnly(20, **SMALL))
+    assert small.bos == 19 and small.chars == ind.SPAN_CHARACTERS[:19] and small.max_len == 12
+    assert small.encode("s") == [19, 18]
+    with pytest.raises(ValueError, match=r"character ',' at position 3 is not one of the model's "
+                                         r"63 characters"):
+        tok.encode("abc, d")
+    with pytest.raises(ValueError, match="BOS and at most 32 characters; got 33"):
+        tok.encode("a" * 33)
+    tok.encode("a" * 32)  # fits: 33 positions
+    with pytest.raises(ValueError, match="SpanTokenizer has 63 characters"):
+        ind.SpanTokenizer(AttentionOnly(70, **SMALL))
+
+
+def test_repeated_ending_finds_the_longest_nearest_repeat():
+    row = ind.repeated_span_batch(1, 6, 20, torch.Generator().manual_seed(0), prefix=1, bos=19)
+    assert ind.repeated_ending(row[0].tolist()) == (7, 6)        # BOS + span + span
+    assert ind.repeated_ending("the queen said to alice, the queen") == (25, 25)
+    assert ind.repeated_ending("abcdefg") is None
+    assert ind.repeated_ending("xaa") is None                    # distance 1: not a repeat
+    assert ind.repeated_ending("xaya") == (3, 2)
+    assert ind.repeated_ending("ab ab ab") == (5, 3)             # the nearest earlier "ab"
+    assert ind.repeated_ending("abcabc") == (3, 3)
+    assert ind.repeated_ending("aaaa") == (2, 2)                 # no overlap with itself
+    assert ind.repeated_ending([]) is None and ind.repeated_ending("a") is None
+
+
+def test_ending_induction_score_is_the_induction_score_of_a_repeated_span():
+    rng = np.random.default_rng(0)
+    for span, prefix in ((5, 1), (4, 3), (2, 0)):
+        T = prefix + 2 * span
+        w = rng.random((3, T, T))
+        assert np.allclose(ind.ending_induction_score(w, prefix + span, span),
+                           ind.induction_score(w, span, prefix))
+    w = np.zeros((6, 6))
+    w[4, 2] = w[5, 3] = 1.0                                     # keys t - 3 + 1 from 4 and 5
+    assert ind.ending_induction_score(w, 4, 3) == pytest.approx(1.0)
+    assert ind.ending_induction_score(w, 3, 3) == pytest.approx(2 / 3)
+    torch_in = ind.ending_induction_score(torch.as_tensor(w)[None], 4, 3)
+    assert isinstance(torch_in, torch.Tensor) and torch_in.shape == (1,)
+    for start, distance in ((4, 1), (2, 3), (6, 3), (4.0, 3)):
+        with pytest.raises(ValueError, match="need 2 <= distance <= start < T = 6"):
+            ind.ending_induction_score(w, start, distance)

@@ -248,6 +248,69 @@ def test_heads_explorer_over_a_tiny_language_model():
     assert "'d' at position 3 is not in the vocabulary" in explorer.error
 
 
+def test_heads_readout_without_scores_is_the_one_lessons_05_and_08_print():
+    view = W.heads_view("the cat sat on the mat", 0, 3)
+    assert W.describe_heads(view) == (  # lesson 05's stored output, character for character
+        "layer 0, head 3, 22 characters: mean entropy 2.563 nats; the last character 't' reads "
+        "most from '␣' at position 18 (0.127)")
+    assert W.describe_heads(view, scores=True).startswith(W.describe_heads(view) + "; ")
+
+
+def test_heads_view_scores_the_head_on_its_text():
+    from helpers.induction import ending_induction_score, previous_token_score
+
+    text = "abcd abcd"
+    w = W.head_weights(text, causal=True)
+    view = W.heads_view(text, 1, 2, w)
+    assert view["previous_token"] == pytest.approx(float(previous_token_score(w[1, 2])))
+    assert view["repeat"] == (5, 5)                     # the second "abcd", 5 after the first
+    assert view["induction"] == pytest.approx(float(ending_induction_score(w[1, 2], 5, 5)))
+    assert "induction score" in W.describe_heads(view, scores=True)
+    plain = W.heads_view("abcdefg", 0, 0)
+    assert plain["repeat"] is None and plain["induction"] is None
+    assert W.describe_heads(plain, scores=True).endswith("no repeated ending to score induction on")
+    with pytest.raises(ValueError, match="3 token labels for 7 positions"):
+        W.heads_view("abcdefg", 0, 0, W.head_weights("abcdefg"), tokens=["a", "b", "c"])
+
+
+def test_heads_explorer_over_the_induction_model_finds_its_heads():
+    from helpers.induction import AttentionOnly, SpanTokenizer, attention_patterns
+
+    model = AttentionOnly(20, d_model=16, n_heads=2, n_layers=2, max_len=12)
+    tok = SpanTokenizer(model)
+    explorer = W.heads_explorer(model, tok, "abcab", scores=True)
+    assert model.training  # looked at in eval mode, then given back in the mode it came in
+    view = drive(explorer, layer=1, head=1)[0]
+    expected = attention_patterns(model, torch.tensor([tok.encode("abcab")]))[1, 0, 1]
+    np.testing.assert_allclose(view["weights"], expected.double().numpy())
+    assert view["labels"] == ["BOS", "a", "b", "c", "a", "b"] and view["unit"] == "token"
+    assert view["repeat"] == (4, 3)
+    assert explorer.text.startswith("layer 1, head 1, 6 tokens: ")
+    assert "the last token 'b'" in explorer.text and "induction score" in explorer.text
+    drive(explorer, text="ab,")
+    assert "',' at position 2 is not one of the model's 19 characters" in explorer.error
+    drive(explorer, text="a" * 12)
+    assert "BOS and at most 11 characters; got 12" in explorer.error
+
+
+def test_heads_explorer_shows_the_shipped_induction_head():
+    """Lesson 11's explorer: on a text in the training layout, the scores in the readout pick
+    out layer 0's head 1 (previous token) and layer 1's head 1 (induction)."""
+    from helpers import pretrained
+    from helpers.induction import SpanTokenizer
+
+    model = pretrained.load("induction")
+    tok = SpanTokenizer(model)
+    text = "123456 KINGofHEARTS KINGofHEARTS"
+    w = W.head_weights(text, model, tok)
+    views = {(i, h): W.heads_view(text, i, h, w, tok.tokens(text)) for i in range(2)
+             for h in range(2)}
+    assert max(views, key=lambda k: views[k]["previous_token"]) == (0, 1)
+    assert max(views, key=lambda k: views[k]["induction"]) == (1, 1)
+    assert views[1, 1]["induction"] > 0.7 and views[0, 1]["previous_token"] > 0.8
+    assert views[1, 1]["last_reads"] == 20  # the last 'S' reads the token after the first 'S'
+
+
 # --- 4. positions ----------------------------------------------------------------------------
 
 
