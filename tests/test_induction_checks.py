@@ -8,6 +8,7 @@ import inspect
 import math
 import re
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -34,8 +35,8 @@ def previous_token_diagonal(weights):
 
 
 def previous_token_torch(weights):
-    """torch on the NumPy input: a 0-d float64 tensor."""
-    return torch.as_tensor(weights).diagonal(offset=-1, dim1=-2, dim2=-1).mean()
+    """torch on the NumPy input, the 0-d float64 tensor turned into a float."""
+    return torch.as_tensor(weights).diagonal(offset=-1, dim1=-2, dim2=-1).mean().item()
 
 
 def previous_token_float32(weights):
@@ -75,7 +76,7 @@ def induction_diagonal(weights, span):
 def induction_torch(weights, span):
     w = torch.from_numpy(weights)
     t = torch.arange(span + 1, 2 * span + 1)
-    return w[:, t, t - span + 1].mean()
+    return float(w[:, t, t - span + 1].mean())
 
 
 def induction_mask(weights, span):
@@ -313,6 +314,31 @@ def test_scores_accept_floats_and_0_d_results_only():
     assert "Their mean is the right score" in str(info.value)
 
 
+@pytest.mark.parametrize("convert, kind", [
+    (lambda x: torch.tensor(x), "a 0-d torch tensor (torch.float32)"),
+    (lambda x: torch.tensor(x, dtype=torch.float64), "a 0-d torch tensor (torch.float64)"),
+    (np.float32, "a NumPy float32 scalar"),
+    (np.array, "a 0-d NumPy array (float64)"),
+])
+def test_scores_refuse_a_number_of_another_type_than_float(convert, kind):
+    """The exercises ask for a float: a right number of another type is refused, saying so
+    (np.float64 is a Python float, and passes)."""
+    for check, right in ((induction.check_previous_token_score, previous_token),
+                         (induction.check_induction_score, induction_ref)):
+        with pytest.raises(AssertionError) as info:
+            check(lambda *args, right=right: convert(right(*args)))
+        said = str(info.value)
+        assert f"you returned {kind}; the exercise asks for the score as a Python float" in said
+        assert "Your number is right" in said
+        assert info.value.diagnosis == "induction.score-not-a-number"
+    with pytest.raises(AssertionError, match=r"you returned an int \(0\)") as info:
+        induction.check_previous_token_score(lambda w: 0)
+    assert "not the right one either" in str(info.value)
+    with pytest.raises(AssertionError, match="you returned a 0-d torch tensor") as info:
+        induction.check_induction_score(lambda w, span: torch.tensor(0.5))
+    assert "not the right one either" in str(info.value)
+
+
 def test_a_batch_must_be_a_long_tensor():
     with pytest.raises(AssertionError, match="you returned a list") as info:
         induction.check_repeated_span_batch(lambda b, s, v, g: batch(b, s, v, g).tolist())
@@ -332,6 +358,93 @@ def test_the_ablation_must_be_a_float():
     with pytest.raises(AssertionError, match="one float") as info:
         induction.check_ablation_effect(lambda *args: "3.5 nats")
     assert info.value.diagnosis == "induction.ablation-not-a-number"
+    for convert, kind in ((np.float32, "you returned a NumPy float32 scalar"),
+                          (lambda x: np.array([x]), "you returned a NumPy array of shape (1,)"),
+                          (np.array, "you returned a 0-d NumPy array (float64)")):
+        with pytest.raises(AssertionError) as info:
+            induction.check_ablation_effect(lambda *args, c=convert: c(ablation(*args)))
+        assert kind in str(info.value) and "Python float" in str(info.value)
+        assert "Your number is right" in str(info.value)
+        assert info.value.diagnosis == "induction.ablation-not-a-number"
+    with pytest.raises(AssertionError, match=r"you returned an int \(3\)"):
+        induction.check_ablation_effect(lambda *args: 3)
+
+
+def _copy_losses(model, ids, span, head_mask, first_from=1):
+    """(first-copy loss, second-copy loss): the lesson's repeat advantage, by hand."""
+    with torch.no_grad():
+        logits = model(ids, head_mask)
+    first = F.cross_entropy(logits[:, first_from:span].flatten(0, 1),
+                            ids[:, first_from + 1 : span + 1].flatten()).item()
+    second = F.cross_entropy(logits[:, span + 1 : 2 * span].flatten(0, 1),
+                             ids[:, span + 2 :].flatten()).item()
+    return first, second
+
+
+def _masks(model, layer, head):
+    ones = torch.ones(model.n_layers, model.n_heads)
+    zeroed = ones.clone()
+    zeroed[layer, head] = 0.0
+    return ones, zeroed
+
+
+def advantage_drop(model, ids, layer, head, span):
+    """The fall of the lesson's repeat advantage, intact minus ablated."""
+    ones, zeroed = _masks(model, layer, head)
+    fi, si = _copy_losses(model, ids, span, ones)
+    fa, sa = _copy_losses(model, ids, span, zeroed)
+    return (fi - si) - (fa - sa)
+
+
+def advantage_change(model, ids, layer, head, span):
+    """The change of the repeat advantage, ablated minus intact, the first copy whole."""
+    ones, zeroed = _masks(model, layer, head)
+    (fi, si) = _copy_losses(model, ids, span, ones, first_from=0)
+    (fa, sa) = _copy_losses(model, ids, span, zeroed, first_from=0)
+    return (fa - sa) - (fi - si)
+
+
+def ablated_level(model, ids, layer, head, span):
+    """Both models run, but the ablated loss returned without the intact one subtracted."""
+    ones, zeroed = _masks(model, layer, head)
+    _copy_losses(model, ids, span, ones)
+    return _copy_losses(model, ids, span, zeroed)[1]
+
+
+@pytest.mark.parametrize("answer, said, diagnosis", [
+    (advantage_drop, "your number is how much the repeat advantage falls, intact minus ablated",
+     "induction.ablation-first-copy"),
+    (advantage_change, "your number is the change of the repeat advantage, ablated minus intact",
+     "induction.ablation-first-copy"),
+    (ablated_level, "your number is the ablated model's loss on the second copy, a level",
+     "induction.ablation-one-run"),
+])
+def test_the_repeat_advantage_or_a_level_instead_of_the_rise_is_named(answer, said, diagnosis):
+    with pytest.raises(AssertionError) as info:
+        induction.check_ablation_effect(answer)
+    assert said in str(info.value) and info.value.diagnosis == diagnosis
+    assert "the rise of the second copy's loss alone" in str(info.value)
+    assert "a rise of" not in str(info.value)         # the reference value is not given away
+
+
+def test_non_finite_answers_get_a_clear_message_and_no_warning():
+    """inf, NaN, huge or constant answers: a message, and not one RuntimeWarning from the
+    check itself (the answers below raise none of their own)."""
+    cases = [
+        (induction.check_previous_token_score, lambda w: math.inf, "generic.inf"),
+        (induction.check_induction_score, lambda w, span: -math.inf, "generic.inf"),
+        (induction.check_previous_token_score, lambda w: 0.5, "induction.score-wrong-value"),
+        (induction.check_induction_score, lambda w, span: 1e308, "induction.score-wrong-value"),
+        (induction.check_ablation_effect, lambda *args: math.nan, "generic.nan"),
+        (induction.check_ablation_effect, lambda *args: math.inf, "generic.inf"),
+        (induction.check_ablation_effect, lambda *args: 0.5, "induction.ablation-wrong-value"),
+    ]
+    for check, answer, diagnosis in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(AssertionError) as info:
+                check(answer)
+        assert info.value.diagnosis == diagnosis, (check.__name__, str(info.value))
 
 
 # ---------------------------------------------------------------- the cases tell mistakes apart

@@ -154,11 +154,47 @@ def _ind_cases():
     return cases
 
 
+def _number_type(result) -> str | None:
+    """How to name `result` when it is ONE number of another type than a Python float (a 0-d
+    tensor or array, a NumPy float32 or int scalar, an int); None for a float (np.float64 is
+    one) and for anything that is not a single number."""
+    if isinstance(result, float):
+        return None
+    if isinstance(result, torch.Tensor):
+        if result.ndim == 0 and not (result.dtype == torch.bool or result.dtype.is_complex):
+            return f"a 0-d torch tensor ({result.dtype})"
+        return None
+    if isinstance(result, np.ndarray):
+        return f"a 0-d NumPy array ({result.dtype})" if (
+            result.ndim == 0 and result.dtype.kind in "iuf") else None
+    if isinstance(result, np.generic):
+        return f"a NumPy {result.dtype} scalar" if result.dtype.kind in "iuf" else None
+    if isinstance(result, int) and not isinstance(result, bool):
+        return f"an int ({result})"
+    return None
+
+
+def _refuse_number_type(result, name: str, want: float, atol: float, what: str,
+                        diagnosis: str) -> None:
+    """Fail, saying the float expected, when `result` is one number of another type."""
+    kind = _number_type(result)
+    if kind is None:
+        return
+    value = float(result.detach().cpu().double() if isinstance(result, torch.Tensor) else result)
+    right = math.isfinite(value) and math.isclose(value, want, rel_tol=1e-5, abs_tol=atol)
+    core.fail(f"{name}: you returned {kind}; the exercise asks for {what} as a Python float. "
+              "float(x) turns it into one (or x.item() for a tensor or a NumPy scalar)."
+              + (" Your number is right." if right else " (Its value is not the right one "
+                 "either: run the check again once it is a float, to hear what differs.)"),
+              diagnosis)
+
+
 def _score_value(result, name: str, want: float, B: int, n_queries: int, T: int):
     """The student's score as (float, computed in less than float64?), or a named failure."""
     if result is None:
         core.fail(f"{name}: your function returned None. Did you forget `return`?",
                   "generic.none")
+    _refuse_number_type(result, name, want, 1e-6, "the score", "induction.score-not-a-number")
     value, low = result, False
     if isinstance(value, torch.Tensor):
         if value.dtype == torch.bool or value.dtype.is_complex:
@@ -200,6 +236,22 @@ def _score_value(result, name: str, want: float, B: int, n_queries: int, T: int)
               "induction.score-shape")
 
 
+def _call(fn, *args, name: str):
+    """core.call(fn, *args), but the type of the result is this lesson's to judge: every
+    exercise here asks for a Python float or a torch long tensor, and a shared "the same
+    library as the inputs" rule (generic.wrong-type) would ask a score given NumPy weights for
+    a NumPy array. When core.call refuses the result's type, fn runs again on fresh copies and
+    its result comes back for this lesson's own messages."""
+    try:
+        return core.call(fn, *args, name=name)
+    except core.CheckFailed as error:
+        if error.diagnosis != "generic.wrong-type":
+            raise
+    fresh = [a.copy() if isinstance(a, np.ndarray) else a.clone()
+             if isinstance(a, torch.Tensor) else a for a in args]
+    return fn(*fresh)
+
+
 _TORCH_KEYWORD = re.compile(r"'(dim|dim1|dim2|keepdim)' is an invalid keyword argument"
                             r"|unexpected keyword argument '(dim|dim1|dim2|keepdim)'")
 _NUMPY_ATTRIBUTE = re.compile(r"'numpy\.\w+' object has no attribute '(\w+)'")
@@ -210,7 +262,7 @@ def _score_call(fn, *args, name: str):
     (dim=, dim1=, keepdim=) or a torch.Tensor method used on it is named, not left as NumPy's
     TypeError or AttributeError."""
     try:
-        return core.call(fn, *args, name=name)
+        return _call(fn, *args, name=name)
     except (TypeError, AttributeError) as error:
         said = str(error)
         keyword = _TORCH_KEYWORD.search(said) if isinstance(error, TypeError) else None
@@ -246,7 +298,7 @@ def _diagonal_search(w: np.ndarray, got: float, right_key: int, right_range, tol
     a0, b0 = right_range
     a_idx, b_idx = np.meshgrid(np.arange(T), np.arange(T), indexing="ij")  # (T, T): a, b
     upper = b_idx >= a_idx
-    n = (b_idx - a_idx + 1).astype(float)
+    n = np.where(upper, b_idx - a_idx + 1, 1).astype(float)  # b < a: no range (masked below)
     found = []
     for k in range(-(T - 1), T):
         key = t - k
@@ -277,6 +329,10 @@ def _judge_score(got, low_precision: bool, want: float, name: str, *, mistakes, 
         core.compare(got, want, name=name)  # record the passed case (for later diagnoses)
         return
     tol = 1e-6 if low_precision else 1e-9
+    if math.isinf(got):
+        core.fail(f"{name}: your score is {got}: a mean of weights between 0 and 1 cannot be "
+                  "infinite. A division by zero (a count of 0 queries?) or a log of 0?",
+                  "generic.inf")
     for diagnosis, message, wrong in mistakes:
         if wrong is None or (not math.isnan(wrong) and math.isclose(wrong, want, rel_tol=1e-9,
                                                                     abs_tol=1e-12)):
@@ -924,7 +980,7 @@ def _ablation_call(fn, model, ids, layer, head, span, *, name: str):
     """core.call for the ablation: F.cross_entropy's error for (B, S, vocab) logits, which it
     reads as S classes of vocab positions, is named (the classes go on axis 1)."""
     try:
-        return core.call(fn, model, ids, layer, head, span, name="my_ablation_effect")
+        return _call(fn, model, ids, layer, head, span, name="my_ablation_effect")
     except (RuntimeError, ValueError) as error:
         if "Expected target size" not in str(error):
             raise
@@ -1066,16 +1122,56 @@ def _effect_value(result, name: str, want: float, B: int, span: int) -> float:
         core.fail(f"{name}: you returned {what} (shape {shape}): the loss is the MEAN "
                   "cross-entropy over the batch and the positions, one number per model, and "
                   "the rise one float.", "induction.ablation-not-reduced")
-    if isinstance(result, np.ndarray):
-        result = result.reshape(()).item()
+    if isinstance(result, np.ndarray) and result.ndim == 1 and result.dtype.kind in "iuf":
+        right = math.isclose(float(result[0]), want, rel_tol=1e-5, abs_tol=ABLATION_ATOL)
+        core.fail(f"{name}: you returned a NumPy array of shape (1,); return the rise as a "
+                  "Python float: float(x[0]) (or x.item()) turns it into one."
+                  + (" Your number is right." if right else ""),
+                  "induction.ablation-not-a-number")
     if isinstance(result, (tuple, list)):
         core.fail(f"{name}: you returned a {type(result).__name__} of {len(result)}: return one "
                   "float, the ablated loss minus the intact loss.",
                   "induction.ablation-not-a-number")
-    if isinstance(result, (bool, np.bool_)) or not isinstance(result, (int, float, np.number)):
+    _refuse_number_type(result, name, want, ABLATION_ATOL, "the rise of the loss",
+                        "induction.ablation-not-a-number")
+    if not isinstance(result, float):
         core.fail(f"{name}: return the rise of the loss as one float; got "
                   f"{type(result).__name__}.", "induction.ablation-not-a-number")
     return float(result)
+
+
+def _advantage_or_level(got, intact, ablated, span, layer, head):
+    """(id, message) when `got` is the change of the repeat advantage (first-copy loss minus
+    second-copy loss, the lesson's measure) or a loss level instead of the rise; else None."""
+    second = {"intact": float(intact[0][span + 1 : 2 * span].mean()),
+              "ablated": float(ablated[0][span + 1 : 2 * span].mean())}
+    where = ("the rise of the second copy's loss alone, loss(ablated) - loss(intact) over the "
+             "logits span+1..2·span-1 against the ids span+2..2·span")
+    for a in (1, 0):  # the first copy as in the lesson (its first token left out), or whole
+        first = {k: float(v[0][a : span].mean()) for k, v in (("intact", intact),
+                                                              ("ablated", ablated))}
+        adv = {k: first[k] - second[k] for k in first}
+        for value, words in ((adv["ablated"] - adv["intact"], "the change of the repeat "
+                              "advantage, ablated minus intact"),
+                             (adv["intact"] - adv["ablated"], "how much the repeat advantage "
+                              "falls, intact minus ablated"),
+                             (adv["ablated"], "the repeat advantage of the ablated model"),
+                             (adv["intact"], "the repeat advantage of the intact model")):
+            if math.isclose(got, value, rel_tol=1e-5, abs_tol=ABLATION_ATOL):
+                return ("induction.ablation-first-copy",
+                        f"your number is {words} (the first copy's loss minus the second's, the "
+                        f"lesson's measure in section 5): the exercise asks for {where}. The "
+                        "first copy does not enter: zeroing a head changes the first copy's "
+                        f"loss too (by {first['ablated'] - first['intact']:+.4f} here), and "
+                        "the advantage subtracts that.")
+    for key, value in second.items():
+        if math.isclose(got, value, rel_tol=1e-5, abs_tol=ABLATION_ATOL):
+            other = "intact" if key == "ablated" else "ablated"
+            return ("induction.ablation-one-run",
+                    f"your number is the {key} model's loss on the second copy, a level, not "
+                    f"how much it rises: subtract the {other} model's loss from the ablated "
+                    f"one, {where}, with head ({layer}, {head}) zeroed in the ablated run.")
+    return None
 
 
 def _window_message(found, span, T, layer, head):
@@ -1162,6 +1258,14 @@ def check_ablation_effect(my_ablation_effect) -> None:
         if not right or no_zero:
             _mask_diagnosis(model.calls, L, H, layer, head, name)
         _changed_model(model, name)
+        if not math.isfinite(got):
+            core.fail(f"{name}: your rise is {got}: one of your two losses is not a finite number "
+                      "(a mean over an empty slice is NaN; the log of a probability of 0 is "
+                      "-inf). Print both losses: each is about 0 to 5 nats here.",
+                      "generic.nan" if math.isnan(got) else "generic.inf")
+        found = _advantage_or_level(got, intact, ablated, span, layer, head)
+        if found is not None:
+            core.fail(f"{name}: {found[1]}", found[0])
         found = _window_search(got, intact, ablated, span, B, ABLATION_ATOL)
         if found is not None:
             diagnosis, message = _window_message(found, span, T, layer, head)
