@@ -79,7 +79,6 @@ def layer_parameters(d_model, n_heads, d_ff):
 REFERENCES = [
     (block.check_layer_norm, layer_norm),
     (block.check_layer_norm, layer_norm_var_mean),
-    (block.check_layer_norm, layer_norm_numpy),
     (block.check_layer_norm, layer_norm_loop),
     (block.check_feed_forward, feed_forward),
     (block.check_feed_forward, feed_forward_einsum),
@@ -95,8 +94,14 @@ REFERENCES = [
 test_right_answer_passes, test_stub_propagates = contract_tests(REFERENCES)
 
 
-def test_numpy_results_are_accepted():
-    block.check_layer_norm(lambda x, g, b, eps=1e-5: layer_norm(x, g, b, eps).numpy())
+@pytest.mark.parametrize("answer", [
+    lambda x, g, b, eps=1e-5: layer_norm(x, g, b, eps).numpy(),
+    layer_norm_numpy,
+])
+def test_numpy_results_are_refused_as_the_text_says_tensors(answer):
+    """Issue 20: lesson 07's exercises are PyTorch throughout; a NumPy result is named."""
+    with pytest.raises(AssertionError, match="returned a NumPy array: return a torch tensor"):
+        block.check_layer_norm(answer)
 
 
 @pytest.mark.parametrize("answer", [

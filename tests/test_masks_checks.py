@@ -166,8 +166,10 @@ REFERENCES = [
 test_right_answer_passes, test_stub_propagates = contract_tests(REFERENCES)
 
 
-def test_torch_mask_is_accepted():
-    masks.check_causal_mask(lambda T: torch.ones(T, T, dtype=torch.bool).tril())
+def test_torch_mask_is_refused_as_the_text_says_numpy():
+    """Issue 20: exercise 1 says "with NumPy"; a torch mask is named, not passed."""
+    with pytest.raises(AssertionError, match="asks for a NumPy boolean array; yours is a torch"):
+        masks.check_causal_mask(lambda T: torch.ones(T, T, dtype=torch.bool).tril())
 
 
 def test_the_reference_builder_is_refused():

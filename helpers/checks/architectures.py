@@ -335,7 +335,8 @@ def _loss_properties(next_token_loss, B, T, V, targets, name):
     """All-zero logits give ln V; adding a constant to a position's logits changes nothing."""
 
     def run(logits):
-        return _scalar(core.call(next_token_loss, logits, targets, name="next_token_loss"),
+        return _scalar(core.call(next_token_loss, logits, targets, name="next_token_loss",
+                                 returns="torch"),
                        name)
 
     uniform = run(torch.zeros(B, T, V))
@@ -391,7 +392,8 @@ def check_next_token_loss(next_token_loss) -> None:
         name = f"next_token_loss(logits {tuple(logits.shape)}, targets {tuple(targets.shape)})"
         if spread > 100:
             name += ", logits of size ~1000"
-        got = core.call(next_token_loss, logits, targets, name="next_token_loss")
+        got = core.call(next_token_loss, logits, targets, name="next_token_loss",
+                        returns="torch")
         ref = F.cross_entropy(logits.reshape(-1, V), targets.reshape(-1))
 
         def picked(logp, targets=targets):
@@ -634,7 +636,8 @@ def check_leaks(leaks) -> None:
         for name, fn, *_ in cases:
             calls[name] = []
             verdicts[name] = _as_verdict(
-                core.call(leaks, _recording(fn, 20, calls[name]), ids, name="leaks"),
+                core.call(leaks, _recording(fn, 20, calls[name]), ids, name="leaks",
+                          returns="bool", type_id="architectures.leaks-not-a-bool"),
                 f"leaks on the {name} model")
         if (verdicts["causal"] and "reversed" in verdicts and not verdicts["reversed"]
                 and not verdicts["no mask"]):

@@ -24,6 +24,8 @@ from torch import nn
 from helpers.blocks import FeedForward, LayerNorm, TransformerBlock, count_parameters
 from helpers.checks import core
 
+RESULTS = "torch"  # the exercise text fixes the library: core.call refuses the other
+
 _FEATURES_ARE_LAST = (
     "LayerNorm normalises each position over its own d features, the last axis (dim=-1, "
     "keepdim=True), so no other token and no other example of the batch changes its output."

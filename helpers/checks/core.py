@@ -29,6 +29,7 @@ import functools
 import inspect
 import itertools
 import math
+import sys
 import textwrap
 import types
 from pathlib import Path
@@ -268,11 +269,22 @@ def torch_generator(n: int) -> torch.Generator:
 # ---------------------------------------------------------------- calling the student
 
 
-def call(fn, *args, name: str | None = None, **kwargs):
-    """fn(*args, **kwargs) on copies, failing when fn changed an input in place.
+def call(fn, *args, name: str | None = None, returns: str | None = None,
+         type_id: str = "generic.wrong-type", **kwargs):
+    """fn(*args, **kwargs) on copies, failing when fn changed an input in place, or when its
+    result is not of the kind the exercise asks for.
 
-    Returns fn's result. The student's arguments are deep copies, so a check's reference inputs
-    stay pristine whatever the student's code does to them.
+    returns: what the exercise text asks for, when its inputs do not say it: "numpy" (an
+    array, not a tensor), "numpy bool" (the same, for a mask), "torch" (a tensor), "bool"
+    (True or False), "float" (a Python float; np.float64 is one), "any" (the exercise lets
+    the student choose, as lesson 10's do: no rule on the kind). type_id: the diagnosis of
+    a wrong kind, when the exercise has one of its own.
+    Without it, the calling check module's RESULTS decides: "numpy" when its exercise text
+    says "Use NumPy" (arrays, not tensors or lists), "torch" when it says tensors; a module
+    without RESULTS lets the student choose.
+
+    Returns fn's result. The student's arguments are deep copies, so a check's reference
+    inputs stay pristine whatever the student's code does to them.
     """
     if not callable(fn):
         fail(f"{name or 'check'}: pass your function itself, e.g. check(f), not f(...)",
@@ -287,6 +299,11 @@ def call(fn, *args, name: str | None = None, **kwargs):
     result = fn(*given, **given_kw)
     if _state is not None:
         _state.calling, _state.last_inputs = None, inputs
+    library = sys._getframe(1).f_globals.get("RESULTS")  # the calling check module's rule
+    problem = (_not_kind(result, returns) if returns is not None
+               else _kind_changed(library, result))
+    if problem is not None:
+        fail(f"{name}: {problem}", type_id)
     for label, before, after in _arguments(fn, args, given, kwargs, given_kw):
         if not _unchanged(before, after):
             fail(
@@ -321,6 +338,54 @@ def follows_its_rng(fn, make_args, *, name: str):
              "of the generator it is given. Draw every random number from that argument.",
              "generic.global-rng")
     return results[0]
+
+
+def _kind_changed(library: str | None, result) -> str | None:
+    """What is wrong with result's kind when the exercise text fixes the library ("numpy" or
+    "torch"), or None. A scalar is left to the check (`returns`)."""
+    if library is None:
+        return None
+    parts = result if isinstance(result, tuple) else (result,)
+    if isinstance(result, list) and len(result) in (2, 3) and all(
+            isinstance(p, (np.ndarray, torch.Tensor)) for p in result):
+        parts = tuple(result)  # (out, weights) returned as a list: it unpacks the same
+    for part in parts:
+        if getattr(part, "ndim", 1) == 0:
+            continue
+        if isinstance(part, list):
+            wanted = "a NumPy array" if library == "numpy" else "a torch tensor"
+            return (f"you returned a list; the exercise asks for {wanted} "
+                    f"({'np.array' if library == 'numpy' else 'torch.stack'} builds one).")
+        if library == "numpy" and isinstance(part, torch.Tensor):
+            return ("you returned a torch tensor; the exercise says to use NumPy and return a "
+                    "NumPy array. Compute it with NumPy (or convert with .numpy()).")
+        if library == "torch" and isinstance(part, np.ndarray):
+            return ("your function returned a NumPy array: return a torch tensor, as the "
+                    "exercise asks. Compute it with torch (or convert with torch.as_tensor).")
+    return None
+
+
+def _not_kind(result, returns: str | None) -> str | None:
+    """What is wrong with result's kind, when the exercise asks for `returns` (see call)."""
+    if returns is None:
+        return None
+    kind = (f"a torch tensor (dtype {str(result.dtype).removeprefix('torch.')})"
+            if isinstance(result, torch.Tensor) else
+            f"a NumPy array (dtype {result.dtype})" if isinstance(result, np.ndarray) else
+            f"a {type(result).__name__}")
+    if returns in ("numpy", "numpy bool") and isinstance(result, torch.Tensor):
+        wanted = "a NumPy boolean array" if returns == "numpy bool" else "a NumPy array"
+        return (f"the exercise asks for {wanted}; yours is {kind}. Build it with NumPy (or "
+                "convert with .numpy()).")
+    if returns == "torch" and not isinstance(result, torch.Tensor):
+        return f"the exercise asks for a torch tensor; yours is {kind}."
+    if returns == "bool" and not isinstance(result, (bool, np.bool_)):
+        return f"return True or False (a Python bool), as the exercise asks; yours is {kind}."
+    if returns == "float" and not isinstance(result, float):  # np.float64 is one
+        return (f"the exercise asks for one number as a Python float; yours is {kind}"
+                f"{f' of shape {tuple(result.shape)}' if hasattr(result, 'shape') else ''}. "
+                "Convert it with float(...) (or `.item()`).")
+    return None
 
 
 def _describe_inputs(arguments) -> str | None:
@@ -854,7 +919,7 @@ def _whole_numbers(got, want, names, same, factors):
 
 def unpack(result, parts: tuple[str, ...], *, name: str):
     """The student's tuple as a tuple of len(parts), or a CheckFailed saying what to return."""
-    if not isinstance(result, (tuple, list)) or len(result) != len(parts):
+    if not isinstance(result, (tuple, list)) or len(result) != len(parts):  # a list unpacks too
         got = type(result).__name__
         if isinstance(result, (tuple, list)):
             got += f" of length {len(result)}"

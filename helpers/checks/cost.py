@@ -653,7 +653,8 @@ def _tensor(got, name):
 
 def _append(fn, cache_k, cache_v, k, v, name):
     try:
-        got = core.call(fn, cache_k, cache_v, k, v, name="my_cache_append")
+        got = core.call(fn, cache_k, cache_v, k, v, name="my_cache_append",
+                        type_id="cost.cache-not-a-tensor")
     except TypeError as error:
         if cache_k is None:
             core.fail(

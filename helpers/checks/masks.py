@@ -144,7 +144,8 @@ def check_causal_mask(my_causal_mask) -> None:
     for T in (5, 3, 8, 1) + _fresh_lengths(core.rng(1), (5, 3, 8, 1)):
         name = f"my_causal_mask({T})"
         want = causal_mask(T)
-        got = _bool_mask(core.call(my_causal_mask, T, name="my_causal_mask"), name, (T, T),
+        result = core.call(my_causal_mask, T, name="my_causal_mask", returns="numpy bool")
+        got = _bool_mask(result, name, (T, T),
                          earlier=earlier, right=want)
         earlier.append((T, T))
         lower = np.tril(_ones(T, T))

@@ -30,6 +30,8 @@ from helpers.checks import core, source
 from helpers.heads import merge_heads, split_heads
 from helpers.masks import causal_mask, to_mha
 
+RESULTS = "torch"  # the exercise text fixes the library: core.call refuses the other
+
 NO_TRANSPOSE = (
     "a transpose missing in a head reshape: you reshaped (B, T, D) straight to "
     "(B, H, T, d_head), which mixes tokens across heads{example}. The shape is right but the "

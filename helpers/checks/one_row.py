@@ -33,6 +33,8 @@ from helpers.examples import WQ as _WQ
 from helpers.examples import WV as _WV
 from helpers.masks import causal_mask
 
+RESULTS = "numpy"  # the exercise text fixes the library: core.call refuses the other
+
 # ---------------------------------------------------------------- rules
 
 _SCORE_FUNCTIONS = ("helpers.attention.scores",)

@@ -2,6 +2,15 @@
 
 MISTAKES = [
     # ---- ex1: scaled scores
+    dict(exercise="ex1", kind="right scores as a torch tensor", expect="returned a torch tensor",
+         id="generic.wrong-type",
+         code='''import torch
+
+
+def scaled_scores(q, k):
+    q, k = torch.from_numpy(q), torch.from_numpy(k)
+    return q @ k.T / k.shape[-1] ** 0.5
+'''),
     dict(exercise="ex1", kind="missing scale", expect="forgot the scale",
          id="one_row.scale-missing",
          code='''def scaled_scores(q, k):
