@@ -104,8 +104,10 @@ def _to_numpy(x) -> np.ndarray:
 def alibi_slopes(n_heads: int) -> np.ndarray:
     """(H,): head h = 1..H gets slope 2^(-8h/H) when H is a power of two.
 
-    Otherwise (the ALiBi paper's rule) take the slopes for the nearest smaller power of two n,
-    then every other slope of the 2n sequence until there are H.
+    Otherwise (the rule of the ALiBi authors' code, `get_slopes` in
+    github.com/ofirpress/attention_with_linear_biases; the paper trains powers of two only)
+    take the slopes for the nearest smaller power of two n, then every other slope of the 2n
+    sequence until there are H.
     """
     _check_positive("n_heads", n_heads)
 
