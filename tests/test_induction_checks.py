@@ -413,9 +413,9 @@ def ablated_level(model, ids, layer, head, span):
 
 @pytest.mark.parametrize("answer, said, diagnosis", [
     (advantage_drop, "your number is how much the repeat advantage falls, intact minus ablated",
-     "induction.ablation-first-copy"),
+     "induction.ablation-advantage"),
     (advantage_change, "your number is the change of the repeat advantage, ablated minus intact",
-     "induction.ablation-first-copy"),
+     "induction.ablation-advantage"),
     (ablated_level, "your number is the ablated model's loss on the second copy, a level",
      "induction.ablation-one-run"),
 ])

@@ -1158,7 +1158,7 @@ def _advantage_or_level(got, intact, ablated, span, layer, head):
                              (adv["ablated"], "the repeat advantage of the ablated model"),
                              (adv["intact"], "the repeat advantage of the intact model")):
             if math.isclose(got, value, rel_tol=1e-5, abs_tol=ABLATION_ATOL):
-                return ("induction.ablation-first-copy",
+                return ("induction.ablation-advantage",
                         f"your number is {words} (the first copy's loss minus the second's, the "
                         f"lesson's measure in section 5): the exercise asks for {where}. The "
                         "first copy does not enter: zeroing a head changes the first copy's "

@@ -475,6 +475,22 @@ def my_repeated_span_batch(batch, span, vocab_size, generator):
     dict(exercise="ex4", kind="the first copy", expect="the first copy",
          id="induction.ablation-first-copy",
          code=_windowed("1 : span", "2 : span + 1")),
+    dict(exercise="ex4", kind="change of the repeat advantage", expect="repeat advantage",
+         id="induction.ablation-advantage",
+         code=_ablation('''    intact = torch.ones(model.n_layers, model.n_heads)
+    ablated = intact.clone()
+    ablated[layer, head] = 0.0
+    return advantage(intact) - advantage(ablated)
+''', '''    def loss(logits, pred, target):
+        return F.cross_entropy(logits[:, pred].flatten(0, 1), ids[:, target].flatten()).item()
+
+    def advantage(head_mask):
+        with torch.no_grad():
+            logits = model(ids, head_mask)
+        first = loss(logits, slice(1, span), slice(2, span + 1))
+        second = loss(logits, slice(span + 1, 2 * span), slice(span + 2, None))
+        return first - second
+''')),
     dict(exercise="ex4", kind="every position", expect="every position of the row",
          id="induction.ablation-all-positions",
          code=_windowed(":-1", "1:")),
