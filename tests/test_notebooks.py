@@ -98,6 +98,9 @@ def test_a_predictions_answer_stays_folded_until_its_cell_runs(path):
         assert folded_preview(cell) == ANSWER_LINE, (
             f"{cell.id}: folded, JupyterLab still shows its first line "
             f"{folded_preview(cell)!r}; make it {ANSWER_LINE!r}")
+        printed = " ".join(" ".join(o.get("text", "").split()) for o in cell.get("outputs", []))
+        for line in cell.metadata.get("predict_shown_before", []):  # see tests/test_browser.py
+            assert " ".join(line.split()) in printed, f"{cell.id}: it no longer prints {line!r}"
         after = next((c for c in cells[n + 1:] if c.cell_type == "markdown"), None)
         if after is not None:
             assert after.source.startswith((EXPLANATION_SUMMARY, "#")), (
