@@ -108,3 +108,14 @@ def test_a_predictions_answer_stays_folded_until_its_cell_runs(path):
                 f"{EXPLANATION_SUMMARY!r} ... </details> (or start a new section)")
 
 
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=ids(LESSONS))
+def test_the_summary_is_folded_until_the_learner_opens_it(path):
+    """The Summary restates every prompt's answer: a learner who scrolls ahead sees only its
+    title (issue 20)."""
+    cell = next(c for c in read(path).cells
+                if c.cell_type == "markdown" and "## Summary" in c.source)
+    after = cell.source.split("## Summary", 1)[1].lstrip()
+    assert after.startswith("<details><summary>Summary"), f"{cell.id}: fold the Summary"
+    assert "</details>" in after
