@@ -192,7 +192,8 @@ def tiled_attention(
     block_q = T_q if block_q is None else _check_block("block_q", block_q)
     if causal and T_q > T_k:
         raise ValueError(f"causal attention needs T_q <= T_k; got T_q={T_q}, T_k={T_k}")
-    scale = 1.0 / np.sqrt(q.shape[-1]) if scale is None else scale
+    # a Python float, not np.float64: a float32 tile times it stays float32
+    scale = float(1.0 / np.sqrt(q.shape[-1]) if scale is None else scale)
     if mask is not None:
         mask = np.asarray(mask)
         if mask.dtype != np.bool_:
@@ -260,7 +261,7 @@ def naive_attention(q, k, v, mask=None, *, causal: bool = False, window=None, sc
     _check_qkv(q, k, v)
     _check_window(window, causal)
     T_q, T_k = q.shape[-2], k.shape[-2]
-    scale = 1.0 / np.sqrt(q.shape[-1]) if scale is None else scale
+    scale = float(1.0 / np.sqrt(q.shape[-1]) if scale is None else scale)
     scores = q @ np.swapaxes(k, -2, -1)  # (..., T_q, T_k): the T x T matrix
     scores *= scale
     allowed = _tile_allowed(np.arange(T_k - T_q, T_k), np.arange(T_k), causal, window)
@@ -312,7 +313,7 @@ def row_backward(q, k, v, lse, d_out, *, scale=None):
         )
     if np.ndim(lse) != 0:
         raise ValueError(f"lse is one number for one query; got shape {np.shape(lse)}")
-    scale = 1.0 / np.sqrt(q.shape[-1]) if scale is None else scale
+    scale = float(1.0 / np.sqrt(q.shape[-1]) if scale is None else scale)
     p = np.exp(k @ q * scale - lse)  # (T,): the weights, recomputed
     dv = p[:, None] * d_out[None, :]  # (T, d_v)
     dp = v @ d_out  # (T,): dL/dp_j
@@ -373,7 +374,7 @@ def attention_backward(q, k, v, out, lse, d_out, *, mask=None, causal: bool = Fa
         if mask.dtype != np.bool_:
             raise ValueError(f"mask must be boolean with True = may attend; got dtype {mask.dtype}")
         mask = np.broadcast_to(mask, lead + (T_q, T_k))  # a view, not a copy
-    scale = 1.0 / np.sqrt(q.shape[-1]) if scale is None else scale
+    scale = float(1.0 / np.sqrt(q.shape[-1]) if scale is None else scale)
     D = (d_out * out).sum(axis=-1)  # (..., T_q): Σ_j p_j dp_j = o · dO
     dq, dk, dv = np.zeros_like(q), np.empty_like(k), np.empty_like(v)
     q_pos = np.arange(T_k - T_q, T_k)  # queries are the last T_q positions

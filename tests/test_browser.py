@@ -284,8 +284,21 @@ def start_run_all(lesson: Lesson) -> None:
     # "No Kernel", the indicator already reads idle, and Run All would ask for a kernel).
     page.wait_for_function(f"(p) => ({STATE_JS})(p).kernelReady", arg=_state_arg(lesson),
                            timeout=60_000)
-    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    for attempt in (1, 2):
+        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        try:  # on a busy machine a click can come before the kernel's channels take requests
+            page.wait_for_function(STARTED_JS, timeout=30_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+
+
+# Run All has started: a cell waits ([*]) or has run ([n]), or an error shows.
+STARTED_JS = """() => [...document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')]
+    .some(p => /^\\[(\\*|\\d+)\\]:$/.test(p.textContent.trim()))"""
 
 
 def finish_run_all(lesson: Lesson) -> str:

@@ -373,3 +373,12 @@ def test_backward_memory_grows_like_t_while_the_naive_one_holds_t_by_t():
     assert fit_slope(Ts, peaks["naive"]) > 1.8
     assert fit_slope(Ts, peaks["blocked"]) < 1.2
     assert peaks["blocked"][-1] < peaks["naive"][-1] / 5
+
+
+def test_tiled_attention_keeps_float32():
+    """The scale was an np.float64, which made every float32 score tile float64 (twice the
+    memory lesson 09 measures)."""
+    q = np.random.default_rng(0).standard_normal((1024, 64)).astype(np.float32)
+    assert tiled_attention(q, q, q, block_k=256).dtype == np.float32
+    tile = 1024 * 256 * 4  # one (T, block_k) float32 score tile: 1 MiB
+    assert peak_memory(tiled_attention, q, q, q, block_k=256)[1] < 4.5 * tile  # 7.3 in float64
