@@ -714,7 +714,8 @@ def describe_kv_cache(view: dict) -> str:
     )
     needed = view["weights_bytes"] + view["cache_at_context"]
     if view["fits"] is False:
-        return (f"{text}; together {needed / 1e9:.1f} GB: does NOT fit in the "
+        return (f"{text}; together {needed / 2**30:.1f} GiB ({needed / 1e9:.1f} GB, the "
+                f"unit GPU memory is sold in): does NOT fit in the "
                 f"{view['memory'] / 1e9:.0f} GB of one {view['hardware']}")
     per_sequence = 1 / view["step_at_context"]
     rate = (f"at most {per_sequence:,.0f} tokens/s" if view["batch"] == 1 else
