@@ -370,19 +370,23 @@ def read_on_open(lesson: Lesson) -> None:
 @pytest.fixture(scope="module")
 def running(lab):
     """Every lesson open in its own page, read before anything ran, then Run All in it; a few
-    lessons at a time. The pages stay open (their explorers live) until the module ends."""
+    lessons at a time, the next one started as soon as one finishes. The pages stay open
+    (their explorers live) until the module ends."""
     url, browser = lab
-    lessons = {}
-    queue = list(LESSONS)
-    while queue:
-        names, queue = queue[:RUN_ALL_AT_ONCE], queue[RUN_ALL_AT_ONCE:]
-        batch = [open_lesson(url, browser, name) for name in names]
-        for lesson in batch:
+    lessons, queue, active = {}, list(LESSONS), []
+    while queue or active:
+        while queue and len(active) < RUN_ALL_AT_ONCE:  # a new lesson as soon as one is done
+            lesson = open_lesson(url, browser, queue.pop(0))
             read_on_open(lesson)
             start_run_all(lesson)
-        for lesson in batch:
-            lesson.run_all.append(finish_run_all(lesson))
+            active.append((lesson, time.monotonic()))
             lessons[lesson.name] = lesson
+        time.sleep(0.5)
+        for lesson, started in list(active):
+            done = lesson.page.evaluate(f"(p) => ({STATE_JS})(p).done", _state_arg(lesson))
+            if done or time.monotonic() - started > RUN_ALL_TIMEOUT_MS / 1000:
+                lesson.run_all.append(finish_run_all(lesson))  # at once if done, else why not
+                active.remove((lesson, started))
     yield lessons
     for lesson in lessons.values():
         lesson.page.close()
