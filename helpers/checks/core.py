@@ -276,8 +276,8 @@ def call(fn, *args, name: str | None = None, returns: str | None = None,
 
     returns: what the exercise text asks for, when its inputs do not say it: "numpy" (an
     array, not a tensor), "numpy bool" (the same, for a mask), "torch" (a tensor), "bool"
-    (True or False), "float" (a Python float; np.float64 is one), "any" (the exercise lets
-    the student choose, as lesson 10's do: no rule on the kind). type_id: the diagnosis of
+    (True or False), "any" (the exercise lets the student choose, as lesson 10's do: no rule
+    on the kind). type_id: the diagnosis of
     a wrong kind, when the exercise has one of its own.
     Without it, the calling check module's RESULTS decides: "numpy" when its exercise text
     says "Use NumPy" (arrays, not tensors or lists), "torch" when it says tensors; a module
@@ -365,10 +365,8 @@ def _kind_changed(library: str | None, result) -> str | None:
     return None
 
 
-def _not_kind(result, returns: str | None) -> str | None:
+def _not_kind(result, returns: str) -> str | None:
     """What is wrong with result's kind, when the exercise asks for `returns` (see call)."""
-    if returns is None:
-        return None
     kind = (f"a torch tensor (dtype {str(result.dtype).removeprefix('torch.')})"
             if isinstance(result, torch.Tensor) else
             f"a NumPy array (dtype {result.dtype})" if isinstance(result, np.ndarray) else
@@ -381,10 +379,6 @@ def _not_kind(result, returns: str | None) -> str | None:
         return f"the exercise asks for a torch tensor; yours is {kind}."
     if returns == "bool" and not isinstance(result, (bool, np.bool_)):
         return f"return True or False (a Python bool), as the exercise asks; yours is {kind}."
-    if returns == "float" and not isinstance(result, float):  # np.float64 is one
-        return (f"the exercise asks for one number as a Python float; yours is {kind}"
-                f"{f' of shape {tuple(result.shape)}' if hasattr(result, 'shape') else ''}. "
-                "Convert it with float(...) (or `.item()`).")
     return None
 
 

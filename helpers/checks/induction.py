@@ -236,22 +236,6 @@ def _score_value(result, name: str, want: float, B: int, n_queries: int, T: int)
               "induction.score-shape")
 
 
-def _call(fn, *args, name: str):
-    """core.call(fn, *args), but the type of the result is this lesson's to judge: every
-    exercise here asks for a Python float or a torch long tensor, and a shared "the same
-    library as the inputs" rule (generic.wrong-type) would ask a score given NumPy weights for
-    a NumPy array. When core.call refuses the result's type, fn runs again on fresh copies and
-    its result comes back for this lesson's own messages."""
-    try:
-        return core.call(fn, *args, name=name)
-    except core.CheckFailed as error:
-        if error.diagnosis != "generic.wrong-type":
-            raise
-    fresh = [a.copy() if isinstance(a, np.ndarray) else a.clone()
-             if isinstance(a, torch.Tensor) else a for a in args]
-    return fn(*fresh)
-
-
 _TORCH_KEYWORD = re.compile(r"'(dim|dim1|dim2|keepdim)' is an invalid keyword argument"
                             r"|unexpected keyword argument '(dim|dim1|dim2|keepdim)'")
 _NUMPY_ATTRIBUTE = re.compile(r"'numpy\.\w+' object has no attribute '(\w+)'")
@@ -262,7 +246,7 @@ def _score_call(fn, *args, name: str):
     (dim=, dim1=, keepdim=) or a torch.Tensor method used on it is named, not left as NumPy's
     TypeError or AttributeError."""
     try:
-        return _call(fn, *args, name=name)
+        return core.call(fn, *args, name=name)
     except (TypeError, AttributeError) as error:
         said = str(error)
         keyword = _TORCH_KEYWORD.search(said) if isinstance(error, TypeError) else None
@@ -980,7 +964,7 @@ def _ablation_call(fn, model, ids, layer, head, span, *, name: str):
     """core.call for the ablation: F.cross_entropy's error for (B, S, vocab) logits, which it
     reads as S classes of vocab positions, is named (the classes go on axis 1)."""
     try:
-        return _call(fn, model, ids, layer, head, span, name="my_ablation_effect")
+        return core.call(fn, model, ids, layer, head, span, name="my_ablation_effect")
     except (RuntimeError, ValueError) as error:
         if "Expected target size" not in str(error):
             raise
