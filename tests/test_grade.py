@@ -42,8 +42,7 @@ import pytest
 import yaml
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from helpers.grade import command as grade
-from helpers.grade import plugin
+from helpers.grade import command, grader, lessons, plugin, submissions
 from helpers.grade.exercises import fill_solutions, has_solution, make_exercise
 
 from notebook_files import ROOT, read
@@ -575,12 +574,12 @@ def test_exit_status_is_0_when_every_exercise_passed(classroom):
     ([str(ROOT / "exercises"), "--csv", str(ROOT / "exercises")], "cannot write a report there"),
 ])
 def test_usage_errors_exit_2_without_grading(capsys, args, says):
-    assert grade.main(args) == 2
+    assert command.main(args) == 2
     assert says in capsys.readouterr().err
 
 
 def test_a_bad_option_exits_2(capsys):
-    assert grade.main(["--timeout", "soon"]) == 2
+    assert command.main(["--timeout", "soon"]) == 2
 
 
 def test_table_per_notebook_then_total(toy):
@@ -601,7 +600,7 @@ def test_json_report_has_every_notebook_exercise_status_points_and_message(toy):
         for e in nb["exercises"]:
             assert set(e) == {"id", "title", "points", "earned", "status", "outcome", "message",
                               "diagnosis"}
-            assert e["status"] in grade.STATUSES
+            assert e["status"] in grader.STATUSES
             # a failed check names its diagnosis; nothing else has one
             assert (e["diagnosis"] is not None) == (e["outcome"] == "failed"), e
 
@@ -679,7 +678,7 @@ def test_workflow_install_step_installs_the_course_requirements(tmp_path):
 
 def test_a_deleted_check_goes_back_right_after_its_answer(tmp_path):
     lesson = _toy_lesson(tmp_path)
-    cells, plans = grade.plan_copy(_without(TOY_SOLVED, "ex2-check", "ex1-check"), lesson)
+    cells, plans = grader.plan_copy(_without(TOY_SOLVED, "ex2-check", "ex1-check"), lesson)
     order = [c.origin for c in cells]
     assert order == ["setup", "ex1-answer", "ex1-check", "ex2-answer", "ex2-check",
                      "ex3-answer", "ex3-check"]
@@ -690,7 +689,7 @@ def test_a_deleted_check_goes_back_right_after_its_answer(tmp_path):
 def test_an_edited_check_is_replaced_and_the_students_lines_kept_before_it(tmp_path):
     lesson = _toy_lesson(tmp_path)
     edited = _answers(TOY_SOLVED, **{"ex2-check": "double = lambda v: 2 * v\nassert True"})
-    cells, plans = grade.plan_copy(edited, lesson)
+    cells, plans = grader.plan_copy(edited, lesson)
     check = plans[1].check
     assert cells[check - 1].role == "student" and "assert True" in cells[check - 1].source
     assert cells[check].source == TOY.cells[6].source
@@ -703,23 +702,23 @@ def test_a_copied_check_cell_is_a_student_cell_and_the_original_stays_canonical(
     copied = copy.deepcopy(nb.cells[3])  # ex1-check, pasted above its answer with a new id
     copied.id = "pasted"
     nb.cells.insert(2, copied)
-    cells, plans = grade.plan_copy(nb, lesson)
+    cells, plans = grader.plan_copy(nb, lesson)
     assert [c.origin for c in cells][:4] == ["setup", "pasted", "ex1-answer", "ex1-check"]
     assert cells[1].role == "student" and plans[0].tampered is None
 
 
 def test_notebooks_match_lessons_by_name():
     lessons = {name: name for name in ("02_one_row", "02_one", "04_masks")}
-    assert grade.lesson_for(Path("x/02_one_row.ipynb"), lessons) == "02_one_row"
-    assert grade.lesson_for(Path("ana/02_one_row-ana.ipynb"), lessons) == "02_one_row"
-    assert grade.lesson_for(Path("02_one.ipynb"), lessons) == "02_one"
-    assert grade.lesson_for(Path("02_onerow.ipynb"), lessons) is None
-    assert grade.lesson_for(Path("scratch.ipynb"), lessons) is None
+    assert submissions.lesson_for(Path("x/02_one_row.ipynb"), lessons) == "02_one_row"
+    assert submissions.lesson_for(Path("ana/02_one_row-ana.ipynb"), lessons) == "02_one_row"
+    assert submissions.lesson_for(Path("02_one.ipynb"), lessons) == "02_one"
+    assert submissions.lesson_for(Path("02_onerow.ipynb"), lessons) is None
+    assert submissions.lesson_for(Path("scratch.ipynb"), lessons) is None
 
 
 def test_the_watchdog_stops_a_run_that_makes_no_progress(tmp_path):
     start = time.monotonic()
-    codes = grade._run_processes(
+    codes = grader._run_processes(
         [[sys.executable, "-c", "import time; time.sleep(60)"]] * 2, cwd=tmp_path,
         env=os.environ.copy(), idle_limit=0.5, progress=lambda: 0)
     assert codes == [None, None] and time.monotonic() - start < 10
@@ -727,7 +726,7 @@ def test_the_watchdog_stops_a_run_that_makes_no_progress(tmp_path):
 
 def _toy_lesson(tmp_path):
     _write(tmp_path / "99_toy.ipynb", TOY)
-    return grade.load_lesson(tmp_path / "99_toy.ipynb")
+    return lessons.load_lesson(tmp_path / "99_toy.ipynb")
 
 
 def test_kernel_starts_leave_no_tcp_warning_in_the_graders_output(toy):
@@ -756,13 +755,13 @@ def test_a_kernel_the_machine_lost_is_graded_again_with_the_same_verdicts(runs):
 
 def test_a_notebook_the_machine_keeps_failing_is_a_grader_error_not_the_students(runs):
     result = _machine(runs, "machine-always")
-    assert _statuses(result) == {"ana": {grade.GRADER_ERROR}}
+    assert _statuses(result) == {"ana": {grader.GRADER_ERROR}}
     assert result["code"] == 3
     for nb in result["json"]["notebooks"]:
         for e in nb["exercises"]:
             assert "Kernel died before replying to kernel_info" in e["message"]
             assert e["message"].endswith("Regrade this notebook.")
-            assert f"{grade.MACHINE_RETRIES} times" in e["message"]
+            assert f"{grader.MACHINE_RETRIES} times" in e["message"]
     assert "1 notebook could not be graded:** the machine failed" in result["stdout"]
 
 

@@ -1,4 +1,4 @@
-"""A machine that fails is never the student's fault: helpers.grade.command.machine_fault.
+"""A machine that fails is never the student's fault: helpers.grade.grader.machine_fault.
 
 What happens before any of the student's code ran (a kernel that did not start, or died, or
 timed out in the lesson's own cells) is the machine's; what happens in or after the student's
@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.grade import command as grade
+from helpers.grade import grader, lessons
 
 from notebook_files import ROOT
 
 
-def _job(cells: list[grade.Cell]) -> grade.Job:
-    lesson = grade.Lesson("99_toy", ROOT, [], [], frozenset({grade._normal("import numpy")}))
-    return grade.Job(0, ROOT, lesson, cells=cells)
+def _job(cells: list[grader.Cell]) -> grader.Job:
+    lesson = lessons.Lesson("99_toy", ROOT, [], [], frozenset({lessons.normal("import numpy")}))
+    return grader.Job(0, ROOT, lesson, cells=cells)
 
 
-SETUP = grade.Cell("import numpy", "student", "your cell “import numpy”")
-ANSWER = grade.Cell("def f(): return 1", "student", "your answer cell “def f()”")
+SETUP = grader.Cell("import numpy", "student", "your cell “import numpy”")
+ANSWER = grader.Cell("def f(): return 1", "student", "your answer cell “def f()”")
 START = {"event": "start", "pid": 1}
 
 
@@ -39,11 +39,11 @@ START = {"event": "start", "pid": 1}
       {"event": "cell", "cell": 1, "when": "call", "timeout": True}], None),
 ])
 def test_only_what_happens_before_the_students_code_is_the_machines_fault(records, fault):
-    found = grade.machine_fault(_job([SETUP, ANSWER]), records)
+    found = grader.machine_fault(_job([SETUP, ANSWER]), records)
     assert (found is None) if fault is None else (fault in found), found
 
 
 def test_an_edited_setup_cell_is_the_students():
-    edited = grade.Cell("import numpy\nimport os; os._exit(1)", "student", "your cell")
+    edited = grader.Cell("import numpy\nimport os; os._exit(1)", "student", "your cell")
     died = [START, {"event": "cell", "cell": 0, "when": "call", "died": True}]
-    assert grade.machine_fault(_job([edited, ANSWER]), died) is None
+    assert grader.machine_fault(_job([edited, ANSWER]), died) is None

@@ -21,9 +21,11 @@ from pathlib import Path
 
 import nbformat
 
-from helpers.grade import command as grade
 from helpers.grade.exercises import fill_solutions, make_exercise
+from helpers.grade.grader import grade
+from helpers.grade.lessons import SOLUTIONS, load_lessons
 from helpers.grade.notebooks import execute
+from helpers.grade.reports import all_passed, format_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,7 +39,7 @@ def time_notebook(path: Path) -> float:
 
 def time_grading(count: int = 40, jobs: int = 2) -> float:
     """Grade `count` solved exercise notebooks (the lessons in turn) with `jobs`; seconds."""
-    lessons = grade.load_lessons([grade.SOLUTIONS])
+    lessons = load_lessons([SOLUTIONS])
     names = sorted(lessons)
     with tempfile.TemporaryDirectory(prefix="grade-bench-") as tmp:
         pairs = []
@@ -49,10 +51,10 @@ def time_grading(count: int = 40, jobs: int = 2) -> float:
             nbformat.write(fill_solutions(make_exercise(solution), solution), path)
             pairs.append((path, lesson))
         start = time.perf_counter()
-        reports = grade.grade(pairs, jobs=jobs)
+        reports = grade(pairs, jobs=jobs)
         seconds = time.perf_counter() - start
-    if not grade.all_passed(reports):
-        raise RuntimeError("a solved notebook lost points:\n" + grade.format_table(reports))
+    if not all_passed(reports):
+        raise RuntimeError("a solved notebook lost points:\n" + format_table(reports))
     return seconds
 
 
@@ -61,7 +63,7 @@ def time_class(jobs: int = 2) -> tuple[float, float, int]:
     build its report from the JSON: (grading seconds, report seconds, notebooks)."""
     import json
 
-    from helpers.grade import classreport, classview
+    from helpers.grade import classreport, classview, rosters
 
     sys.path.insert(0, str(ROOT / "tests"))
     from class_fixture import write_class
@@ -76,7 +78,7 @@ def time_class(jobs: int = 2) -> tuple[float, float, int]:
         graded = time.perf_counter() - start
         data = json.loads(out.read_text(encoding="utf-8"))
         start = time.perf_counter()
-        view = classview.build(data, classview.read_roster(roster))
+        view = classview.build(data, rosters.read_roster(roster))
         classreport.render(view, data)
         report = time.perf_counter() - start
     return graded, report, len(data["notebooks"])

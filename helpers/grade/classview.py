@@ -17,12 +17,9 @@ artifacts and one built by grading the notebooks again are the same report.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from helpers.checks import diagnoses
 
@@ -224,33 +221,6 @@ def _correlation(x: list[float], y: list[float]) -> float | None:
 # --- building the view ------------------------------------------------------------------------
 
 
-def read_roster(path: Path) -> dict[str, str]:
-    """{student id: name} from a CSV with a header: an id column (id, student, login,
-    username, email) and optionally a name column (name, full name)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as e:
-        raise ValueError(f"{path}: cannot read the roster ({e.strerror})") from None
-    rows = list(csv.DictReader(io.StringIO(text)))
-    if not rows:
-        raise ValueError(f"{path}: the roster is empty; expected a header such as `id,name` "
-                         "and one row per student")
-    columns = {c.strip().lower(): c for c in rows[0] if c}
-    id_column = next((columns[c] for c in ("id", "student", "login", "username", "github",
-                                           "email") if c in columns), None)
-    if id_column is None:
-        raise ValueError(f"{path}: no student id column; expected one named id, student, "
-                         f"login, username, github or email (found: {', '.join(columns)})")
-    name_column = next((columns[c] for c in ("name", "full name", "fullname") if c in columns),
-                       None)
-    roster = {}
-    for row in rows:
-        student = (row.get(id_column) or "").strip()
-        if student:
-            roster[student] = (row.get(name_column) or "").strip() if name_column else ""
-    return roster
-
-
 def build(report: dict, roster: dict[str, str] | None = None, rule: str = "best") -> ClassView:
     """The class view of one grader JSON (or several merged with `merge`)."""
     if rule not in RULES:
@@ -310,62 +280,8 @@ def merge(reports: list[dict]) -> dict:
     return merged
 
 
-# --- exports ------------------------------------------------------------------------------------
-
-
 def _num(x: float) -> str:
     return f"{x:g}"
-
-
-def _lesson_points(view: ClassView, student: str, lesson: str) -> str:
-    """A lesson's points for a gradebook; blank (no grade yet) when it is to be regraded."""
-    return "" if view.needs_regrade(student, lesson) else _num(view.lesson_total(student, lesson))
-
-
-def students_csv(view: ClassView) -> str:
-    """One row per student: total, each lesson's total, each exercise's points."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", "name", "points", "possible"]
-                    + [f"{lesson} ({_num(view.lesson_possible(lesson))})"
-                       for lesson in view.lessons]
-                    + [f"{e.column}: {e.title} ({_num(e.points)})" for e in view.exercises]
-                    + ["not submitted"])
-    for student in view.students:
-        writer.writerow([student, view.names.get(student, ""), _num(view.total(student)),
-                         _num(view.possible)]
-                        + [_lesson_points(view, student, lesson) for lesson in view.lessons]
-                        + ["" if view.status(student, e) == GRADER_ERROR
-                           else _num(view.earned(student, e)) for e in view.exercises]
-                        + ["; ".join(view.missing_lessons(student))])
-    return buffer.getvalue()
-
-
-def canvas_csv(view: ClassView) -> str:
-    """Canvas's gradebook import layout: Student, ID, SIS User ID, SIS Login ID, Section, then
-    one column per lesson (a new column becomes a new assignment), and a Points Possible row.
-    The student id goes into SIS Login ID, which Canvas matches students by."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *view.lessons])
-    writer.writerow(["Points Possible", "", "", "", "",
-                     *[_num(view.lesson_possible(lesson)) for lesson in view.lessons]])
-    for student in view.students:
-        writer.writerow([view.names.get(student) or student, "", "", student, "",
-                         *[_lesson_points(view, student, lesson) for lesson in view.lessons]])
-    return buffer.getvalue()
-
-
-def moodle_csv(view: ClassView) -> str:
-    """Moodle's grade import from a CSV file: a column that identifies the user (here
-    Username, the student id) and one column per grade item, mapped on the import page."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["Username", "Full name", *view.lessons])
-    for student in view.students:
-        writer.writerow([student, view.names.get(student, ""),
-                         *[_lesson_points(view, student, lesson) for lesson in view.lessons]])
-    return buffer.getvalue()
 
 
 # --- regrading --------------------------------------------------------------------------------
