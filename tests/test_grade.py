@@ -22,6 +22,7 @@ side the first time a test needs one:
 
 from __future__ import annotations
 
+import base64
 import copy
 import csv
 import hashlib
@@ -310,7 +311,7 @@ def runs(tmp_path_factory):
         shutil.copyfile(ROOT / "solutions" / f"{lesson}.ipynb", submission / f"{lesson}.ipynb")
     before["classroom"] = _digest(submission)
     env = dict(os.environ, PYTHON=sys.executable, GITHUB_STEP_SUMMARY=str(classroom / "summary.md"),
-               GRADE_ARGS="--jobs 1")
+               GITHUB_OUTPUT=str(classroom / "output"), GRADE_ARGS="--jobs 1")
     started["classroom"] = Run(["bash", "-c", _workflow_step("Grade the exercises")], classroom,
                                env=env, cwd=workspace)
 
@@ -359,8 +360,8 @@ def _workflow():
 
 
 def _workflow_step(name: str) -> str:
-    steps = _workflow()["jobs"]["grade"]["steps"]
-    return next(s["run"] for s in steps if s.get("name") == name)
+    (job,) = _workflow()["jobs"].values()
+    return next(s["run"] for s in job["steps"] if s.get("name") == name)
 
 
 @pytest.fixture(scope="module")
@@ -391,6 +392,8 @@ def classroom(runs):
     assert (grades / "grades.json").exists(), result["stdout"] + result["stderr"]
     result["grades"] = grades
     result["json"] = json.loads((grades / "grades.json").read_text(encoding="utf-8"))
+    output = (runs.classroom / "output").read_text(encoding="utf-8")  # for Classroom's reporter
+    result["reporter"] = json.loads(base64.b64decode(output.removeprefix("result=")))
     return result
 
 
@@ -560,6 +563,9 @@ def test_exit_status_is_1_when_an_exercise_did_not_pass(toy):
 
 def test_exit_status_is_0_when_every_exercise_passed(classroom):
     assert classroom["code"] == 0, classroom["stdout"] + classroom["stderr"]
+    reporter = classroom["reporter"]  # the classroom step exits 0 for partial work too
+    assert {t["status"] for t in reporter["tests"]} == {"pass"}
+    assert sum(t["score"] for t in reporter["tests"]) == reporter["max_score"] > 0
 
 
 @pytest.mark.parametrize("args, says", [
@@ -635,10 +641,12 @@ def test_csv_report_has_one_row_per_notebook_and_a_column_per_exercise(toy, runs
 
 
 def test_workflow_runs_only_the_script_steps_and_leaves_no_token_to_the_students_code():
-    steps = _workflow()["jobs"]["grade"]["steps"]
+    (job,) = _workflow()["jobs"].values()
+    steps = job["steps"]
     runs_ = [s["run"] for s in steps if "run" in s]
-    assert runs_ == ["bash course/classroom/grade.sh install",
-                     "bash course/classroom/grade.sh grade submission/exercises"]
+    assert runs_[0] == _workflow_step("Require the course repository")  # runs no student code
+    assert runs_[1:] == ["bash course/classroom/grade.sh install",
+                         "bash course/classroom/grade.sh classroom submission/exercises"]
     checkouts = [s for s in steps if s.get("uses", "").startswith("actions/checkout")]
     assert len(checkouts) == 2
     assert all(s["with"]["persist-credentials"] is False for s in checkouts)
@@ -661,16 +669,17 @@ def test_workflow_grade_step_writes_the_table_to_the_job_summary(runs, classroom
     assert summary.endswith(classroom["stdout"])
 
 
-def test_workflow_install_step_installs_the_course_requirements(tmp_path):
+def test_workflow_install_step_installs_the_grading_requirements(tmp_path):
     fake = tmp_path / "python"
-    fake.write_text(f'#!/bin/sh\necho "$PWD $*" > {tmp_path / "called"}\n')
+    fake.write_text(f'#!/bin/sh\necho "$*" >> {tmp_path / "called"}\n')
     fake.chmod(0o755)
     (tmp_path / "course").symlink_to(ROOT, target_is_directory=True)
     subprocess.run(["bash", "-c", _workflow_step("Install the course")], cwd=tmp_path,
-                   env=dict(os.environ, PYTHON=str(fake)), check=True)
-    where, *args = (tmp_path / "called").read_text().split()
-    assert Path(where).resolve() == ROOT  # run from the course, where "-e ." means the course
-    assert args == ["-m", "pip", "install", "-r", "requirements.txt"]
+                   env=dict(os.environ, PYTHON=str(fake), TORCH_INDEX_URL=""), check=True)
+    torch, rest = (tmp_path / "called").read_text().splitlines()
+    assert torch == "-m pip install torch==2.13.0"  # tests/test_classroom.py: the CPU index
+    assert rest.split()[:4] == ["-m", "pip", "install", "-r"]
+    assert Path(rest.split()[4]).resolve() == ROOT / "classroom" / "requirements.txt"
 
 
 # --- pieces ----------------------------------------------------------------------------------

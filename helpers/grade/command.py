@@ -19,7 +19,7 @@ import os
 import sys
 from pathlib import Path
 
-from helpers.grade import classreport, classview, gradebooks, rosters
+from helpers.grade import classreport, classroom, classview, gradebooks, rosters
 from helpers.grade.classview import RULES
 from helpers.grade.grader import DEFAULT_TIMEOUT, GRADER_ERROR, grade
 from helpers.grade.lessons import SOLUTIONS, UsageError, load_lessons
@@ -58,6 +58,21 @@ def _parser() -> argparse.ArgumentParser:
                         help="write the lesson totals in Canvas's gradebook import layout")
     parser.add_argument("--moodle", type=Path, metavar="FILE",
                         help="write the lesson totals in Moodle's CSV grade import layout")
+    parser.add_argument("--assignment", action="append", default=[], metavar="LESSON=NAME",
+                        help="a lesson's assignment (column) in --canvas and --moodle, e.g. "
+                        '02_one_row="Lesson 2: one row"; repeatable; once any lesson is '
+                        "named, only the named lessons are exported")
+    parser.add_argument("--assignments", type=Path, metavar="FILE",
+                        help="the same from a CSV with a header lesson,name")
+    parser.add_argument("--missing", choices=gradebooks.MISSING, default="blank",
+                        help="a lesson not handed in, in --canvas and --moodle: blank (no "
+                        "grade, the default) or zero")
+    parser.add_argument("--maxima", action="store_true",
+                        help="print each lesson's maximum points (the maximum to give its "
+                        "gradebook item) and exit")
+    parser.add_argument("--only-in", metavar="FOLDER",
+                        help="grade only notebooks inside a folder of this name, e.g. exercises "
+                        "in clones of students' repositories, which also hold the lessons")
     parser.add_argument("--roster", type=Path, metavar="FILE",
                         help="a CSV of the class (a header with id and optionally name): "
                         "students who handed nothing in are listed too")
@@ -116,6 +131,15 @@ def main(argv=None) -> int:
     try:
         if args.timeout <= 0 or args.jobs < 1:
             raise UsageError("--timeout must be positive and --jobs at least 1")
+        course_lessons = load_lessons(args.solutions or [SOLUTIONS])
+        try:
+            gradebook = gradebooks.from_options(args.assignment, args.assignments, args.missing,
+                                                course_lessons)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        if args.maxima:
+            print(gradebooks.maxima_table(gradebook, course_lessons), end="")
+            return 0
         if not args.paths:
             raise UsageError("give at least one notebook or folder to grade")
         roster = None
@@ -137,8 +161,12 @@ def main(argv=None) -> int:
             data = _load_json_reports(args.paths)
             pairs, unmatched = [], []
         else:
-            lessons = load_lessons(args.solutions or [SOLUTIONS])
-            pairs, unmatched = find_notebooks(args.paths, lessons)
+            pairs, unmatched = find_notebooks(args.paths, course_lessons)
+            if args.only_in:
+                pairs = classroom.only_in(pairs, args.only_in)
+                unmatched = classroom.only_in(unmatched, args.only_in)
+                if not pairs:
+                    raise UsageError(f"no notebook to grade inside a folder named {args.only_in}")
         graded = {path.resolve() for path, _ in pairs}
         for target in outputs:  # checked before grading, not after
             if target is not None and target.resolve() in graded:
@@ -175,8 +203,8 @@ def main(argv=None) -> int:
         (args.junit, lambda: to_junit(reports)),
         (args.csv, lambda: gradebooks.students_csv(view) if args.csv_layout == "students"
          else to_csv(reports)),
-        (args.canvas, lambda: gradebooks.canvas_csv(view)),
-        (args.moodle, lambda: gradebooks.moodle_csv(view)),
+        (args.canvas, lambda: gradebooks.canvas_csv(view, gradebook)),
+        (args.moodle, lambda: gradebooks.moodle_csv(view, gradebook)),
         (args.report, lambda: classreport.render(view, data, args.lesson_url)),
     ]
     for target, text in writers:
