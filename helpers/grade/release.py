@@ -347,8 +347,10 @@ def release(out: Path, course: Path = ROOT, git: bool = False) -> Path:
             raise ReleaseError("the weights do not verify: " + "; ".join(problems))
         leaks = answers_in(building, answers(course / "solutions")) - LIBRARY_ANSWERS
         if leaks:
-            where = "; ".join(f"{lesson} {ex} in {file}" for lesson, ex, file in sorted(leaks))
-            raise ReleaseError(f"the answers' code is in files the class would get: {where}")
+            where = [f"{lesson} {ex} in {file}" for lesson, ex, file in sorted(leaks)]
+            more = f"; and {len(where) - 5} more" if len(where) > 5 else ""
+            raise ReleaseError("the answers' code is in files the class would get: "
+                               + "; ".join(where[:5]) + more)
         if out.exists():
             out.rmdir()  # empty, checked above
         os.replace(building, out)
