@@ -164,8 +164,11 @@ def test_requirements_install_the_template_without_the_developers_tools(released
 
 def test_the_readme_says_how_to_install_work_push_and_what_the_grade_is(released):
     text = (released[0] / "README.md").read_text(encoding="utf-8")
+    workflow = (released[0] / ".github/workflows/grade.yml").read_text()
+    name = re.search(r"^name: (.+)$", workflow, re.M).group(1)
     for words in ("pip install -r requirements.txt", "jupyter lab", "START.ipynb", "git push",
-                  "Grade exercises", "`✔`", "helpers/checks/", "`tampered`", "drawn afresh"):
+                  f"runs the workflow **{name}**", "`✔`", "helpers/checks/", "`tampered`",
+                  "drawn afresh"):
         assert words in text, words
     total = sum(1 for _ in re.finditer(r"^\| \d\d \|", text, re.M))
     assert total == len(list((ROOT / "solutions").glob("*.ipynb")))

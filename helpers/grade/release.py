@@ -225,7 +225,14 @@ def student_readme(course: Path) -> str:
                              undefined=jinja2.StrictUndefined)
     total = _number(sum(e.points for lesson in lessons.values() for e in lesson.exercises))
     return env.get_template("README.md.j2").render(
-        lessons=rows, total_points=total, torch=torch, timeout=_number(DEFAULT_TIMEOUT))
+        lessons=rows, total_points=total, torch=torch, timeout=_number(DEFAULT_TIMEOUT),
+        workflow=workflow_name((course / WORKFLOW[0]).read_text(encoding="utf-8")))
+
+
+def workflow_name(text: str) -> str:
+    """The `name:` of a GitHub Actions workflow (what its runs are listed under)."""
+    found = re.search(r"^name:\s*(.+?)\s*$", text, re.M)
+    return found.group(1).strip("'\"") if found else "the grading workflow"
 
 
 def _number(value: float):
