@@ -226,6 +226,14 @@ def test_each_exercise_is_a_test_and_the_points_add_up_to_the_grade():
                              "line_no", "duration"}
 
 
+def test_a_long_message_is_cut_so_the_results_fit_in_an_environment_variable():
+    report = json.loads(json.dumps(REPORT))
+    report["notebooks"][0]["exercises"][1]["message"] = "x" * 200_000  # a huge traceback
+    (_, long, _) = classroom.reporter_results(report)["tests"]
+    assert len(long["message"]) == classroom.MESSAGE_LIMIT and long["message"].endswith("…")
+    assert long["message"].startswith("failed: xxx")
+
+
 def test_the_results_are_base64_of_the_json(tmp_path):
     results = classroom.reporter_results(REPORT)
     assert json.loads(base64.b64decode(classroom.encode(results))) == results

@@ -23,6 +23,9 @@ import sys
 from pathlib import Path
 
 RESULTS_VERSION = 1  # the `version` autograding-command-grader writes
+# Each message is cut to this many characters: the results reach the reporter as one
+# environment variable, and Linux refuses to start a process with one over 128 KiB.
+MESSAGE_LIMIT = 1000
 
 
 def _num(x: float) -> float | int:
@@ -56,6 +59,8 @@ def reporter_results(report: dict) -> dict:
 
 
 def _test(name: str, status: str, score: float, message: str, filename: str) -> dict:
+    if len(message) > MESSAGE_LIMIT:
+        message = message[:MESSAGE_LIMIT - 1] + "…"
     return {"name": name, "status": status, "score": _num(score), "message": message,
             "test_code": "", "filename": filename, "line_no": 0, "duration": 0}
 
