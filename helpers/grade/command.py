@@ -24,7 +24,7 @@ from helpers.grade.classview import RULES
 from helpers.grade.grader import DEFAULT_TIMEOUT, GRADER_ERROR, grade
 from helpers.grade.lessons import SOLUTIONS, UsageError, load_lessons
 from helpers.grade.reports import format_table, to_csv, to_json, to_junit
-from helpers.grade.submissions import find_notebooks, students_of
+from helpers.grade.submissions import find_submissions
 
 # --- command line ----------------------------------------------------------------------------
 
@@ -74,7 +74,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="grade only notebooks inside a folder of this name, e.g. exercises "
                         "in clones of students' repositories, which also hold the lessons")
     parser.add_argument("--roster", type=Path, metavar="FILE",
-                        help="a CSV of the class (a header with id and optionally name): "
+                        help="a CSV of the class (`id,name`, or GitHub Classroom's roster "
+                        "export): each submission is reported under its student's id, and "
                         "students who handed nothing in are listed too")
     parser.add_argument("--student", metavar="NAME",
                         help="the student every graded notebook belongs to (one student per "
@@ -161,7 +162,8 @@ def main(argv=None) -> int:
             data = _load_json_reports(args.paths)
             pairs, unmatched = [], []
         else:
-            pairs, unmatched = find_notebooks(args.paths, course_lessons)
+            found = find_submissions(args.paths, course_lessons)
+            pairs, unmatched = found.pairs, found.unmatched
             if args.only_in:
                 pairs = classroom.only_in(pairs, args.only_in)
                 unmatched = classroom.only_in(unmatched, args.only_in)
@@ -182,11 +184,16 @@ def main(argv=None) -> int:
     if not args.from_json:
         reports = grade(pairs, timeout=args.timeout, jobs=args.jobs, seed=args.seed,
                         unmatched=unmatched)
-        names = students_of(args.paths, pairs, unmatched)
-        for report in reports:
-            report.student = args.student or names.get(report.path, "")
+        found.label(reports, student=args.student)
         print(format_table(reports), end="")
         data = to_json(reports)
+    if roster is not None:  # each student under the roster's id, as the gradebooks need
+        unknown = roster.assign(data)
+        if previous is not None:
+            roster.assign(previous)
+        if unknown:
+            print(f"\nHanded in under names that matched no one on the roster: "
+                  f"{', '.join(unknown)} (kept as they are).")
     view = None
     if roster is not None or any(t is not None for t in (args.report, args.canvas,
                                                           args.moodle)) or \

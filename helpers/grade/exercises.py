@@ -8,7 +8,9 @@ In a solution notebook an answer region is marked inside a code cell:
         ### END SOLUTION
 
 The generator replaces the region with a stub that raises NotImplementedError carrying the
-hint, clears every output, and keeps check cells (tagged `check`) exactly as they are.
+hint, clears every output, and keeps check cells (tagged `check`) exactly as they are. It
+writes the lesson's name into the notebook's metadata (`"course": {"lesson": "02_one_row"}`),
+so that a copy saved under another name ("Copy of 02_one_row.ipynb") is still known.
 
 Run `python -m helpers.grade.exercises` to regenerate every exercise notebook, or
 `python -m helpers.grade.exercises solutions/NN_name.ipynb` for one.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import re
 import sys
 from pathlib import Path
@@ -31,10 +34,46 @@ EXERCISES = ROOT / "exercises"
 BEGIN = re.compile(r"^(?P<indent>\s*)### BEGIN SOLUTION(?:\s*hint:\s*(?P<hint>.*))?$")
 END = re.compile(r"^\s*### END SOLUTION\s*$")
 STUB_MESSAGE = "Not attempted yet: replace this line with your answer."
+COURSE_METADATA = "course"  # nb.metadata["course"] = {"lesson": "02_one_row"}
 
 
 def is_check(cell) -> bool:
     return "check" in cell.get("metadata", {}).get("tags", [])
+
+
+def normal(source: str) -> str:
+    """A cell's source as compared: no trailing spaces, no blank lines around it."""
+    return "\n".join(line.rstrip() for line in source.strip().splitlines())
+
+
+def metadata_lesson(nb) -> str | None:
+    """The lesson a notebook's metadata names, if any."""
+    course = (nb.get("metadata") or {}).get(COURSE_METADATA)
+    lesson = course.get("lesson") if isinstance(course, dict) else None
+    return lesson if isinstance(lesson, str) and lesson else None
+
+
+def check_sources(nb) -> frozenset[str]:
+    """The normalised sources of a notebook's check cells: each lesson's are its own (their
+    ids, ex1-check..., are the same in every lesson)."""
+    return frozenset(normal(c.source) for c in nb.cells if is_check(c))
+
+
+def _solutions_by_checks() -> dict[frozenset[str], str]:
+    """{check sources: lesson} of solutions/, read again when its files change."""
+    paths = sorted(SOLUTIONS.glob("*.ipynb"))
+    return _read_solutions(tuple((p, p.stat().st_mtime_ns) for p in paths))
+
+
+@functools.lru_cache(maxsize=2)
+def _read_solutions(files: tuple[tuple[Path, int], ...]) -> dict[frozenset[str], str]:
+    return {check_sources(nbformat.read(p, as_version=4)): p.stem for p, _ in files}
+
+
+def lesson_of_solution(solution) -> str | None:
+    """The lesson a solution notebook is: its metadata's, else the solutions/ notebook with
+    the same check cells (a solution read from elsewhere, or built in a test)."""
+    return metadata_lesson(solution) or _solutions_by_checks().get(check_sources(solution))
 
 
 def has_solution(cell) -> bool:
@@ -65,9 +104,14 @@ def stub_source(source: str) -> str:
     return "\n".join(out)
 
 
-def make_exercise(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """The exercise notebook for a solution notebook: stubs in, outputs out."""
+def make_exercise(solution: nbformat.NotebookNode,
+                  lesson: str | None = None) -> nbformat.NotebookNode:
+    """The exercise notebook for a solution notebook: stubs in, outputs out, the lesson's name
+    in its metadata (lesson: default lesson_of_solution; none for a notebook of no lesson)."""
     nb = copy.deepcopy(solution)
+    lesson = lesson or lesson_of_solution(solution)
+    if lesson:
+        nb.metadata[COURSE_METADATA] = {"lesson": lesson}
     for cell in nb.cells:
         if cell.cell_type == "code":
             if has_solution(cell):
@@ -110,7 +154,8 @@ def generate_all(check_only: bool = False, solutions=None) -> list[Path]:
     """
     stale = []
     for solution_path in sorted(solutions or SOLUTIONS.glob("*.ipynb")):
-        text = render(make_exercise(nbformat.read(solution_path, as_version=4)))
+        solution = nbformat.read(solution_path, as_version=4)
+        text = render(make_exercise(solution, Path(solution_path).stem))
         target = exercise_path(solution_path)
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             stale.append(target)

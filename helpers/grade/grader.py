@@ -443,10 +443,12 @@ class Report:
     lesson: Lesson | None  # None: the file matches no lesson (see unmatched)
     results: list[Result]
     unreadable: str | None = None
-    unmatched: str | None = None  # why the file was not graded: its name matches no lesson
+    unmatched: str | None = None  # why the file was not graded: it matches no lesson
     changed_course_files: list[str] = field(default_factory=list)
     seed: int | None = None  # the seed the checks' random inputs came from
     student: str = ""  # who handed it in: --student, the class sub-folder, or the file name
+    note: str | None = None  # how its lesson was told when not by its own name (submissions)
+    looks_like: str | None = None  # unmatched: the lesson it resembles most
 
     @property
     def earned(self) -> float:

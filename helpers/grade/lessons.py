@@ -9,7 +9,7 @@ from pathlib import Path
 
 import nbformat
 
-from helpers.grade.exercises import is_check
+from helpers.grade.exercises import is_check, normal
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions"
@@ -17,9 +17,6 @@ SOLUTIONS = ROOT / "solutions"
 
 class UsageError(Exception):
     """A path that does not exist, a notebook that matches no lesson, a bad option."""
-
-
-
 
 
 @dataclass
@@ -74,10 +71,3 @@ def load_lessons(folders) -> dict[str, Lesson]:
     if not lessons:
         raise UsageError("no solution notebooks found: nothing to grade against")
     return lessons
-
-
-
-
-def normal(source: str) -> str:
-    return "\n".join(line.rstrip() for line in source.strip().splitlines())
-

@@ -23,6 +23,8 @@ def format_table(reports: list[Report]) -> str:
             continue
         out.append(f"### {report.path} ({report.lesson.name}): "
                    f"{_num(report.earned)}/{_num(report.possible)} points\n")
+        if report.note:
+            out.append(f"Note: {report.note}.\n")
         out.append("| exercise | points | status | feedback |")
         out.append("|---|---|---|---|")
         for r in report.results:
@@ -67,6 +69,8 @@ def to_json(reports: list[Report]) -> dict:
                 "student": report.student,
                 "modified": _modified(report.path),
                 "unmatched": report.unmatched,
+                "note": report.note,
+                "looks_like": report.looks_like,
                 "changed_course_files": report.changed_course_files,
                 "exercises": [
                     {"id": r.key, "title": r.title, "points": r.points, "earned": r.earned,
