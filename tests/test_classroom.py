@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from helpers.grade import classroom
+from helpers.grade import classroom, command
 
 from notebook_files import ROOT
 
@@ -256,3 +256,12 @@ def test_in_clones_only_the_exercises_folder_is_graded():
              (Path("clones/a-ana/START.ipynb"), None),
              (Path("clones/exercises-ben/notebooks/02_one_row.ipynb"), "02")]
     assert classroom.only_in(found, "exercises") == found[:1]
+
+
+def test_only_in_is_an_option_of_the_grading_command(tmp_path, capsys):
+    lessons = tmp_path / "clones" / "a-ana" / "notebooks"
+    lessons.mkdir(parents=True)
+    (lessons / "02_one_row.ipynb").write_bytes((ROOT / "notebooks" / "02_one_row.ipynb")
+                                               .read_bytes())
+    assert command.main([str(tmp_path / "clones"), "--only-in", "exercises"]) == 2
+    assert "no notebook to grade inside a folder named exercises" in capsys.readouterr().err
