@@ -6,6 +6,11 @@ Rendered with Jinja2 from templates/class_report.html.j2; the charts are matplot
 inlined as SVG (plain matplotlib: importing seaborn alone would cost the report a third of
 its time), so the page needs no network and opens from disk. What it shows comes from
 helpers.grade.classview.
+
+Each misconception links to the lesson section that teaches it: by default to that section's
+copy in the report's appendix (helpers.grade.pages.render_section), so the link works wherever
+the file is saved; with lesson_url, to lesson_url + "NN_name.html#id" of the pages
+`python -m helpers.grade.pages` writes for the teacher to host.
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ import os
 
 import jinja2
 
-from helpers.grade.classview import ClassView
+from helpers.checks import diagnoses
+from helpers.grade import pages
+from helpers.grade.classview import ClassView, Misconception, plural
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), "templates")
 STATUS_CLASS = {
@@ -25,6 +32,7 @@ STATUS_CLASS = {
     "not submitted": "missing", "grader error": "regrade",
 }
 MAX_CHART_ROWS = 15
+LABEL_FONT = 7  # points, the item chart's labels
 
 
 def _environment() -> jinja2.Environment:
@@ -35,6 +43,8 @@ def _environment() -> jinja2.Environment:
     env.filters["num"] = lambda x: f"{x:g}" if isinstance(x, (int, float)) else x
     env.filters["pct"] = lambda x: "–" if x is None else f"{100 * x:.0f}%"
     env.filters["r"] = lambda x: "–" if x is None else f"{x:+.2f}"
+    env.filters["plural"] = plural
+    env.filters["plain"] = diagnoses.plain
     return env
 
 
@@ -60,7 +70,7 @@ def misconception_chart(view: ClassView) -> str:
     if any(0x2E80 <= ord(c) <= 0x9FFF or 0xAC00 <= ord(c) <= 0xD7AF or 0xF900 <= ord(c) <= 0xFFEF
            for c in "".join(labels)):  # 我, say: the course's CJK font (DejaVu has √ and ≠)
         import helpers.plots  # noqa: F401
-    counts = [len(m.students) for m, _ in ranked]
+    counts = [m.count for m, _ in ranked]
     fig, ax = plt.subplots(figsize=(8.5, 0.38 * len(ranked) + 0.8))
     rows = range(len(ranked))
     ax.barh(rows, counts, color="#d9603b")
@@ -78,7 +88,8 @@ def _despine(ax) -> None:
 
 
 def item_chart(view: ClassView) -> str:
-    """Difficulty (share passed) against discrimination, one point per exercise."""
+    """Difficulty (share passed) against discrimination, one point per exercise; exercises at
+    the same place share a label, and no label covers another."""
     import matplotlib.pyplot as plt
 
     stats = [s for s in view.item_stats() if s.difficulty is not None]
@@ -90,32 +101,114 @@ def item_chart(view: ClassView) -> str:
     for lesson in view.lessons:
         mine = [i for i, s in enumerate(stats) if s.exercise.lesson == lesson]
         ax.scatter([x[i] for i in mine], [y[i] for i in mine], s=30, label=lesson)
-    for s, xi, yi in zip(stats, x, y, strict=True):
-        ax.annotate(s.exercise.key, (xi, yi), fontsize=7, xytext=(3, 3),
-                    textcoords="offset points")
     ax.axhline(0.2, color="#999", lw=0.8, ls="--")
     ax.set_xlim(-0.05, 1.05)
+    ax.set_ylim(min(-0.25, min(y) - 0.15), max(1.0, max(y) + 0.15))
     ax.set_xlabel("difficulty: share of students who passed")
-    ax.set_ylabel("discrimination (item-rest r)")
-    ax.legend(fontsize=7, frameon=False)
+    ax.set_ylabel("discrimination (item-rest r; 0 where undefined)")
+    ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     _despine(ax)
+    short = len(view.lessons) > 1
+    names = [f"{s.exercise.lesson[:2]} {s.exercise.key}" if short else s.exercise.key
+             for s in stats]
+    for text, (xi, yi), offset in _place_labels(ax, names, list(zip(x, y, strict=True))):
+        ax.annotate(text, (xi, yi), fontsize=LABEL_FONT, xytext=offset,
+                    textcoords="offset points", va="bottom", ha="left",
+                    arrowprops={"arrowstyle": "-", "color": "#999", "lw": 0.5}
+                    if abs(offset[0]) > 8 or abs(offset[1]) > 8 else None)
     return _svg(fig)
 
 
+def _place_labels(ax, names: list[str], points: list[tuple[float, float]]):
+    """[(label, point, offset in points)]: points closer than a marker share one label
+    ("ex1, ex3"); each label goes to the first place around its point where its box overlaps
+    no label placed before and no marker."""
+    fig = ax.figure
+    fig.canvas.draw()  # the axes' final place, so data maps to points
+    scale = 72 / fig.dpi
+    where = [tuple(p * scale for p in ax.transData.transform(xy)) for xy in points]
+    groups: list[list[int]] = []
+    for i, (px, py) in enumerate(where):
+        near = next((g for g in groups if abs(where[g[0]][0] - px) < 4
+                     and abs(where[g[0]][1] - py) < 4), None)
+        if near is None:
+            groups.append([i])
+        else:
+            near.append(i)
+    height, width = LABEL_FONT * 1.25, LABEL_FONT * 0.62
+    placed: list[tuple[float, float, float, float]] = []
+    markers = [(px - 3, py - 3, px + 3, py + 3) for px, py in where]
+    out = []
+    for group in sorted(groups, key=lambda g: (-where[g[0]][1], where[g[0]][0])):
+        text = ", ".join(names[i] for i in group)
+        w = width * len(text)
+        px, py = where[group[0]]
+        candidates = [(dx, dy) for step in range(8) for dx, dy in (
+            (4, 3 + step * height), (4, -3 - height - step * height),
+            (-4 - w, 3 + step * height), (-4 - w, -3 - height - step * height))]
+        best = None
+        for dx, dy in candidates:
+            box = (px + dx, py + dy, px + dx + w, py + dy + height)
+            clashes = sum(_overlap(box, other) for other in placed + markers)
+            if best is None or clashes < best[0]:
+                best = (clashes, (dx, dy), box)
+            if clashes == 0:
+                break
+        placed.append(best[2])
+        out.append((text, points[group[0]], best[1]))
+    return out
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def reteach_href(lesson: str, section: str, lesson_url: str) -> str:
+    """Where a misconception's link goes: the hosted page's heading with lesson_url, else
+    the section in the report's appendix; '' when the lesson is unknown."""
+    if not lesson:
+        return ""
+    if lesson_url:
+        return f"{lesson_url}{lesson}.html" + (f"#{diagnoses.html_id(section)}" if section
+                                               else "")
+    return f"#{pages.link_id(lesson, section)}" if section else ""
+
+
+def appendix(misconceptions: list[Misconception], lesson_url: str) -> list[dict]:
+    """The sections the report links to, each once, in the lessons' order: {lesson, heading,
+    id, html}."""
+    wanted = sorted({(m.lesson, m.section) for m in misconceptions if m.lesson and m.section})
+    out = []
+    for lesson, heading in wanted:
+        try:
+            body = pages.render_section(lesson, heading, lesson_url)
+        except ValueError as e:  # a course whose lessons lack the heading: say so, in place
+            body = f'<p class="none">Not found in the lesson: {e}</p>'
+        out.append({"lesson": lesson, "heading": heading, "id": pages.link_id(lesson, heading),
+                    "html": body})
+    return out
+
+
 def render(view: ClassView, data: dict, lesson_url: str = "") -> str:
-    """The HTML page. lesson_url prefixes the links to the lessons' sections (e.g. a
-    JupyterLab URL ending in /lab/tree/); by default they are relative to the course."""
+    """The HTML page. lesson_url: where `python -m helpers.grade.pages` wrote the lessons'
+    pages, hosted (a URL ending in /); by default the links go to the report's appendix.
+    data["changes"], when there, is `classview.changes_json` of a --compare."""
+    if lesson_url and not lesson_url.endswith("/"):
+        lesson_url += "/"
     env = _environment()
     template = env.get_template("class_report.html.j2")
     stats = {s.exercise.column: s for s in view.item_stats()}
     exercises = [{"exercise": e, "stats": stats[e.column],
                   "misconceptions": view.misconceptions(e)} for e in view.exercises]
+    ranked = view.class_misconceptions()
     css = open(os.path.join(TEMPLATES, "class_report.css"), encoding="utf-8").read()
     active = [s for s in view.students if s not in view.missing]
     average = sum(view.total(s) for s in active) / len(active) if active else 0.0
+    linked = [m for item in exercises for m in item["misconceptions"]] + [m for m, _ in ranked]
     return template.render(
         view=view, data=data, exercises=exercises, css=css, status_class=STATUS_CLASS,
-        lesson_url=lesson_url, ranked=view.class_misconceptions(),
+        href=lambda m: reteach_href(m.lesson, m.section, lesson_url), ranked=ranked,
         misconception_svg=misconception_chart(view), item_svg=item_chart(view),
         made=dt.datetime.now().strftime("%Y-%m-%d %H:%M"), active=len(active), average=average,
+        changes=data.get("changes"), sections=appendix(linked, lesson_url),
     )

@@ -9,7 +9,10 @@ artifacts and one built by grading the notebooks again are the same report.
     duplicates    two notebooks of one lesson from one student are both graded; the best one
                   counts (the rule `best`), or the one graded from the newest file (`latest`)
     misconceptions for each exercise, the diagnosis ids of the wrong answers, with the students
-                  who made them; across the class, ranked by how many students made them
+                  who made them; across the class, ranked by how many students made them.
+                  Points come from the notebook that counts; misconceptions from every
+                  notebook, a superseded one's marked as such (a mistake made and then fixed
+                  is still one to reteach)
     item statistics  difficulty (the share of students who passed) and discrimination (how well
                   passing this exercise goes with doing well on the rest: the correlation of the
                   item with the student's total without it, the corrected item-total r)
@@ -55,23 +58,47 @@ class Entry:
     changed_course_files: list[str] = field(default_factory=list)
     graded_at: float = 0.0  # the file's modification time, for the rule `latest`
     counts: bool = True
+    looks_like: str | None = None  # an unmatched file: the lesson its cells are, if known
+
+    @property
+    def name(self) -> str:
+        return self.path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 @dataclass
 class Misconception:
     id: str
     label: str
-    link: str
-    students: list[str]
+    lesson: str  # where it is taught: a lesson ("" when unknown) and its heading ("": its top)
+    section: str
+    students: list[str]  # made it in the notebook that counts
+    superseded: dict[str, str] = field(default_factory=dict)  # made it only in one that does
+    # not count: student -> "earlier" or "later" (than the one that counts)
+
+    @property
+    def count(self) -> int:
+        return len(self.students) + len(self.superseded)
+
+    @property
+    def who(self) -> list[str]:
+        """Everyone who made it, 'ana (earlier submission)' for a superseded notebook's."""
+        return sorted(self.students + [f"{s} ({when} submission)"
+                                       for s, when in self.superseded.items()])
 
 
 @dataclass
 class ItemStats:
     exercise: Exercise
-    attempted: int
+    handed_in: int  # students whose counted notebook has the exercise (grader errors aside)
     passed: int
     difficulty: float | None  # share passed
     discrimination: float | None  # corrected item-total correlation; None: not defined
+    not_attempted: int = 0  # handed the lesson in with this exercise's stub untouched
+    not_submitted: int = 0  # students who did not hand the lesson in
+
+    @property
+    def attempted(self) -> int:
+        return self.handed_in - self.not_attempted
 
 
 @dataclass
@@ -127,6 +154,17 @@ class ClassView:
     def missing_lessons(self, student: str) -> list[str]:
         return [lesson for lesson in self.lessons if self.counted(student, lesson) is None]
 
+    def unmatched_for(self, student: str, lesson: str | None = None) -> list[Entry]:
+        """The student's files that matched no lesson. With a lesson: those that look like
+        it when the student handed it in under no other name (their row's cells for it);
+        without: the rest."""
+        mine = [e for e in self.unmatched if e.student == student]
+        placed = [e for e in mine if e.looks_like in self.lessons
+                  and self.counted(student, e.looks_like) is None]
+        if lesson is not None:
+            return [e for e in placed if e.looks_like == lesson]
+        return [e for e in mine if e not in placed]
+
     # --- scores
 
     def status(self, student: str, exercise: Exercise) -> str:
@@ -155,52 +193,74 @@ class ClassView:
     # --- what went wrong
 
     def misconceptions(self, exercise: Exercise) -> list[Misconception]:
-        """The diagnoses of this exercise's wrong answers, most students first."""
-        who: dict[str, list[str]] = defaultdict(list)
-        for student in self.students:
-            entry = self.counted(student, exercise.lesson)
-            record = entry.exercises.get(exercise.key) if entry else None
-            if record and record.get("outcome", record.get("status")) == "failed":
-                who[record.get("diagnosis") or diagnoses.UNNAMED].append(student)
-        return sorted((self._misconception(i, s, exercise) for i, s in who.items()),
-                      key=lambda m: (-len(m.students), m.id))
+        """The diagnoses of this exercise's wrong answers in every notebook handed in (a
+        superseded one's too, marked), most students first."""
+        counted: dict[str, set[str]] = defaultdict(set)
+        superseded: dict[str, dict[str, str]] = defaultdict(dict)
+        for entry in self.entries:
+            record = entry.exercises.get(exercise.key) if entry.lesson == exercise.lesson \
+                else None
+            if not record or record.get("outcome", record.get("status")) != "failed":
+                continue
+            diagnosis = record.get("diagnosis") or diagnoses.UNNAMED
+            if entry.counts:
+                counted[diagnosis].add(entry.student)
+            else:
+                chosen = self.counted(entry.student, entry.lesson)
+                later = chosen is not None and entry.graded_at > chosen.graded_at
+                superseded[diagnosis][entry.student] = "later" if later else "earlier"
+        found = []
+        for diagnosis in set(counted) | set(superseded):
+            only = {s: w for s, w in sorted(superseded[diagnosis].items())
+                    if s not in counted[diagnosis]}
+            found.append(self._misconception(diagnosis, sorted(counted[diagnosis]), only,
+                                             exercise))
+        return sorted(found, key=lambda m: (-m.count, m.id))
 
     def class_misconceptions(self) -> list[tuple[Misconception, list[Exercise]]]:
-        """Every diagnosis made in the class, ranked by how many students made it."""
+        """Every diagnosis made in the class, ranked by how many students made it (in a
+        counted notebook or a superseded one)."""
         students: dict[str, set[str]] = defaultdict(set)
+        superseded: dict[str, dict[str, str]] = defaultdict(dict)
         where: dict[str, list[Exercise]] = defaultdict(list)
         for exercise in self.exercises:
             for m in self.misconceptions(exercise):
                 students[m.id] |= set(m.students)
+                superseded[m.id].update(m.superseded)
                 where[m.id].append(exercise)
-        ranked = sorted(students, key=lambda i: (-len(students[i]), i))
-        return [(self._misconception(i, sorted(students[i]), where[i][0]), where[i])
-                for i in ranked]
+        ranked = []
+        for i in where:
+            only = {s: w for s, w in sorted(superseded[i].items()) if s not in students[i]}
+            ranked.append((self._misconception(i, sorted(students[i]), only, where[i][0]),
+                           where[i]))
+        return sorted(ranked, key=lambda pair: (-pair[0].count, pair[0].id))
 
-    def _misconception(self, diagnosis_id: str, students, exercise: Exercise) -> Misconception:
+    def _misconception(self, diagnosis_id: str, students, superseded,
+                       exercise: Exercise) -> Misconception:
         known = diagnoses.lookup(diagnosis_id)
         if known is None:
             label = ("a wrong answer the checks could not name" if diagnosis_id ==
                      diagnoses.UNNAMED else diagnosis_id)
-            link = diagnoses.Diagnosis(diagnosis_id, label, None, None).link(
-                exercise.lesson, exercise.key)
-        else:
-            label, link = known.label, known.link(exercise.lesson, exercise.key)
-        return Misconception(diagnosis_id, label, link, list(students))
+            known = diagnoses.Diagnosis(diagnosis_id, label, None, None)
+        lesson, section = known.where(exercise.lesson, exercise.key)
+        return Misconception(diagnosis_id, known.label, lesson, section, list(students),
+                             dict(superseded))
 
     def item_stats(self) -> list[ItemStats]:
         """Difficulty and discrimination of each exercise, over the students who submitted
-        its lesson."""
+        its lesson; and how many left it untouched or did not hand the lesson in."""
         out = []
         for exercise in self.exercises:
+            took = [s for s in self.students if self.counted(s, exercise.lesson) is not None]
             rows = [(1.0 if self.status(s, exercise) == "passed" else 0.0,
                      self.total(s) - self.earned(s, exercise))
-                    for s in self.students if self.counted(s, exercise.lesson) is not None
-                    and self.status(s, exercise) != GRADER_ERROR]
+                    for s in took if self.status(s, exercise) != GRADER_ERROR]
             passed = int(sum(r[0] for r in rows))
             difficulty = passed / len(rows) if rows else None
+            untouched = sum(self.status(s, exercise) == "not attempted" for s in took)
             out.append(ItemStats(exercise, len(rows), passed, difficulty,
-                                 _correlation([r[0] for r in rows], [r[1] for r in rows])))
+                                 _correlation([r[0] for r in rows], [r[1] for r in rows]),
+                                 untouched, len(self.students) - len(took)))
         return out
 
 
@@ -233,7 +293,7 @@ def build(report: dict, roster: dict[str, str] | None = None, rule: str = "best"
             exercises={e["id"]: e for e in nb.get("exercises", [])},
             unmatched=nb.get("unmatched"), unreadable=nb.get("unreadable"),
             changed_course_files=list(nb.get("changed_course_files") or []),
-            graded_at=float(nb.get("modified") or 0.0))
+            graded_at=float(nb.get("modified") or 0.0), looks_like=nb.get("looks_like"))
         entries.append(entry)
         if entry.lesson and entry.lesson not in lessons:
             lessons.append(entry.lesson)
@@ -246,7 +306,8 @@ def build(report: dict, roster: dict[str, str] | None = None, rule: str = "best"
                      key=lambda e: (e.lesson, int(e.key[2:]) if e.key[2:].isdigit() else 0,
                                     e.key))
     _choose(entries, rule)
-    students = sorted({e.student for e in entries if not e.unmatched} | set(roster or ()))
+    students = sorted({e.student for e in entries if not e.unmatched or e.student != NO_NAME}
+                      | set(roster or ()))
     return ClassView(lessons, ordered, students, dict(roster or {}), entries, rule,
                      sorted(roster) if roster is not None else None)
 
@@ -284,6 +345,11 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+def plural(n: float, word: str, words: str | None = None) -> str:
+    """'1 point', '2 points', '0.5 points'."""
+    return f"{_num(n)} {word if n == 1 else words or word + 's'}"
+
+
 # --- regrading --------------------------------------------------------------------------------
 
 
@@ -299,16 +365,33 @@ class Change:
 
 
 def compare(previous: ClassView, current: ClassView) -> list[Change]:
-    """Whose points or status changed since the previous run, per exercise."""
+    """Whose points or status changed since the previous run, per exercise: for the students
+    and lessons of the current run only (regrading one student's folder says nothing of the
+    others)."""
     changes = []
-    exercises = {(e.lesson, e.key): e for e in previous.exercises + current.exercises}
-    for student in sorted(set(previous.students) | set(current.students)):
+    students = sorted({e.student for e in current.entries})
+    exercises = {(e.lesson, e.key): e for e in previous.exercises + current.exercises
+                 if e.lesson in current.lessons}
+    for student in students:
         for (lesson, key), exercise in sorted(exercises.items()):
             old = (previous.status(student, exercise), previous.earned(student, exercise))
             new = (current.status(student, exercise), current.earned(student, exercise))
             if old != new:
                 changes.append(Change(student, lesson, key, old[0], new[0], old[1], new[1]))
     return changes
+
+
+def changes_json(changes: list[Change], previous: str, current: ClassView) -> dict:
+    """The --json report's "changes": what was compared, and each change."""
+    return {
+        "since": previous,
+        "students": sorted({e.student for e in current.entries}),
+        "lessons": list(current.lessons),
+        "exercises": [{"student": c.student, "lesson": c.lesson, "exercise": c.exercise,
+                       "before": {"status": c.old_status, "points": c.old_points},
+                       "now": {"status": c.new_status, "points": c.new_points}}
+                      for c in changes],
+    }
 
 
 def format_changes(changes: list[Change], previous: str) -> str:
@@ -318,10 +401,10 @@ def format_changes(changes: list[Change], previous: str) -> str:
              "|---|---|---|---|"]
     for c in changes:
         lines.append(f"| {c.student} | {c.lesson} {c.exercise} | {c.old_status} "
-                     f"({_num(c.old_points)}) | {c.new_status} ({_num(c.new_points)}) |")
+                     f"({plural(c.old_points, 'point')}) | {c.new_status} "
+                     f"({plural(c.new_points, 'point')}) |")
     moved = len({c.student for c in changes})
-    lines.append(f"\n{len(changes)} change{'s' * (len(changes) != 1)} for {moved} "
-                 f"student{'s' * (moved != 1)}.")
+    lines.append(f"\n{plural(len(changes), 'change')} for {plural(moved, 'student')}.")
     return "\n".join(lines) + "\n"
 
 
@@ -338,8 +421,10 @@ def format_students(view: ClassView) -> str:
                              f"{_num(view.lesson_possible(lesson))}"
                              if view.counted(student, lesson) else "–"
                              for lesson in view.lessons)
+        missing = view.missing_lessons(student) + [
+            f"unmatched file: {e.name}" for e in view.unmatched if e.student == student]
         lines.append(f"| {who} | {_num(view.total(student))}/{_num(view.possible)} | "
-                     f"{lessons} | {', '.join(view.missing_lessons(student)) or '–'} |")
+                     f"{lessons} | {', '.join(missing) or '–'} |")
     if view.missing:
         lines.append(f"\nOn the roster, nothing handed in: {', '.join(view.missing)}.")
     if view.not_on_roster:
@@ -347,9 +432,10 @@ def format_students(view: ClassView) -> str:
     for (student, lesson), group in sorted(view.duplicates().items()):
         chosen = next(e for e in group if e.counts)
         lines.append(f"\n{student} handed in {lesson} {len(group)} times; the "
-                     f"{view.rule} one counts: {chosen.path} ({_num(chosen.earned)} points; "
-                     "the others: " + ", ".join(f"{e.path} ({_num(e.earned)})"
-                                               for e in group if not e.counts) + ").")
+                     f"{view.rule} one counts: {chosen.path} "
+                     f"({plural(chosen.earned, 'point')}; the others: "
+                     + ", ".join(f"{e.path} ({plural(e.earned, 'point')})"
+                                 for e in group if not e.counts) + ").")
     for entry in view.unmatched:
         lines.append(f"\nUnmatched, not graded: {entry.path}.")
     for entry in view.regrade:

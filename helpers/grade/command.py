@@ -52,8 +52,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="write the class report: one self-contained HTML page (students "
                         "by exercises, pass rates, the misconceptions, item statistics)")
     parser.add_argument("--lesson-url", default="", metavar="URL",
-                        help="prefix of the report's links to lesson sections, e.g. "
-                        "http://localhost:8888/lab/tree/ (default: relative to the course)")
+                        help="where the lessons' HTML pages (python -m helpers.grade.pages "
+                        "DIR) are hosted: the report's links go to URL/NN_name.html#section "
+                        "(default: to the sections copied into the report itself)")
     parser.add_argument("--canvas", type=Path, metavar="FILE",
                         help="write the lesson totals in Canvas's gradebook import layout")
     parser.add_argument("--moodle", type=Path, metavar="FILE",
@@ -84,7 +85,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="which notebook counts when a student hands a lesson in twice: "
                         "the best (default) or the latest; both are graded and shown")
     parser.add_argument("--compare", type=Path, metavar="PREVIOUS.json",
-                        help="list whose score or status changed since that --json report")
+                        help="list whose score or status changed since that --json report, "
+                        "for the students and lessons of this run (in the terminal, the "
+                        "--report and the --json's \"changes\")")
     parser.add_argument("--from-json", action="store_true",
                         help="PATHs are --json reports (files, or folders of them, such as "
                         "the classroom workflow's artifacts): build the reports from them "
@@ -152,6 +155,11 @@ def main(argv=None) -> int:
         previous = None
         if args.compare is not None:
             previous = _load_json_reports([args.compare])
+        if "/lab/tree" in args.lesson_url:
+            raise UsageError("--lesson-url: JupyterLab opens a notebook at its top, not at a "
+                             "section; write the lessons' pages (python -m helpers.grade.pages"
+                             " DIR), serve DIR (python -m http.server -d DIR 8000) and give "
+                             "its URL (http://localhost:8000/)")
         outputs = (args.json, args.junit, args.csv, args.report, args.canvas, args.moodle)
         if args.from_json:
             if args.junit is not None:
@@ -203,8 +211,9 @@ def main(argv=None) -> int:
             print(classview.format_students(view), end="")
     if previous is not None:
         before = classview.build(previous, roster, args.duplicates)
-        print(classview.format_changes(classview.compare(before, view), str(args.compare)),
-              end="")
+        changes = classview.compare(before, view)
+        print(classview.format_changes(changes, str(args.compare)), end="")
+        data["changes"] = classview.changes_json(changes, str(args.compare), view)
     writers = [
         (args.json, lambda: json.dumps(data, indent=2, ensure_ascii=False) + "\n"),
         (args.junit, lambda: to_junit(reports)),

@@ -14,10 +14,16 @@ exercise can get:
     label = "The causal mask is reversed: each position reads the future, not the past"
     section = "4. A mask the wrong way round"   # optional: else the exercise's section
 
-A section is the text of a Markdown heading in notebooks/NN_name.ipynb; `link` turns it into
-the anchor JupyterLab gives that heading. tests/test_diagnoses.py proves that every id a check
-can raise is here, that every id here is raised by at least one named wrong answer, and that
-every section is a heading of its lesson.
+    [diagnoses."one_row.scale-missing"]
+    label = "Forgot the scale: scores not divided by √d_k"
+    section = "03_scaling: 1. How large is a dot product of width $d_k$?"  # another lesson's
+
+A section is the text of a Markdown heading in notebooks/NN_name.ipynb, of the file's lesson
+or, written "NN_name: heading", of another lesson that teaches the mistake better. `where`
+says which; `anchor` is the id JupyterLab gives that heading and `html_id` the one nbconvert's
+HTML gives it (helpers.grade.pages renders the lessons so). tests/test_diagnoses.py proves that
+every id a check can raise is here, that every id here is raised by at least one named wrong
+answer, and that every section is a heading of its lesson.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import tomllib
 
@@ -33,15 +40,23 @@ HERE = Path(__file__).resolve().parent
 UNNAMED = "unnamed"  # the id of a failure nobody named: a test keeps it from ever being raised
 
 
+OTHER_LESSON = re.compile(r"^(\d\d_[a-z0-9_]+): (.+)$")  # "03_scaling: 1. How large ..."
+
+
 @dataclass(frozen=True)
 class Diagnosis:
     id: str
     label: str
-    lesson: str | None  # "04_masks"; None for a generic diagnosis
-    section: str | None  # a heading of that lesson; None: the exercise's own section
+    lesson: str | None  # "04_masks": the file it is in; None for a generic diagnosis
+    section: str | None  # a heading, "NN_name: heading" for another lesson's; None: the exercise's
 
     def where(self, lesson: str | None = None, exercise: str | None = None) -> tuple[str, str]:
-        """(lesson, heading) to reteach: this diagnosis's own, else the exercise's."""
+        """(lesson, heading) to reteach: this diagnosis's own section, else the exercise's;
+        ("", "") when unknown, (lesson, "") when only the lesson is."""
+        if self.section:
+            other = OTHER_LESSON.match(self.section)
+            if other:
+                return other.group(1), other.group(2)
         home = self.lesson or lesson
         if self.section and home:
             return home, self.section
@@ -51,21 +66,23 @@ class Diagnosis:
                 return home, section
         return home or "", ""
 
-    def link(self, lesson: str | None = None, exercise: str | None = None) -> str:
-        """'notebooks/04_masks.ipynb#4.-A-mask-the-wrong-way-round', or '' when unknown."""
-        home, section = self.where(lesson, exercise)
-        if not home:
-            return ""
-        return f"notebooks/{home}.ipynb" + (f"#{anchor(section)}" if section else "")
+
+def plain(heading: str) -> str:
+    """A heading's text as rendered: no *, _ or ` markup, a link's text only."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip())
+    text = re.sub(r"(\*\*|\*|__|`)", "", text)
+    return re.sub(r"(?<![A-Za-z0-9])_([^_]+)_(?![A-Za-z0-9])", r"\1", text)
 
 
 def anchor(heading: str) -> str:
-    """The id JupyterLab gives a Markdown heading: its text as rendered (no *, _ or `
-    markup, a link's text only), spaces turned into '-'."""
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip())
-    text = re.sub(r"(\*\*|\*|__|`)", "", text)
-    text = re.sub(r"(?<![A-Za-z0-9])_([^_]+)_(?![A-Za-z0-9])", r"\1", text)
-    return "-".join(text.split(" "))
+    """The id JupyterLab gives a Markdown heading: its plain text, spaces turned into '-'."""
+    return "-".join(plain(heading).split(" "))
+
+
+def html_id(heading: str) -> str:
+    """The id nbconvert's HTML gives a Markdown heading: `anchor`, percent-encoded where a
+    URL fragment may not hold the character (so a link's fragment is the id as written)."""
+    return quote(anchor(heading), safe="?/:@!$&'()*+,;=")
 
 
 @functools.cache
