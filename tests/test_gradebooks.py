@@ -166,3 +166,16 @@ def test_the_command_line_names_assignments_and_refuses_an_unknown_lesson(tmp_pa
     assert command.main([str(report), "--from-json", "--canvas", str(canvas),
                          "--assignment", "2_one_row=Lesson 2"]) == 2
     assert "2_one_row, which is no lesson" in capsys.readouterr().err
+
+
+def test_a_submission_not_on_the_roster_stays_out_of_the_lms_exports():
+    # zoe matched no one on the roster: Canvas and Moodle have no login to match her by
+    data = json.loads(json.dumps(CLASS))
+    data["notebooks"].append(_notebook("zoe", "02_one_row", _exercise("ex1", 4, 4)))
+    view = build(data, ROSTER)
+    assert "zoe" in view.students and gradebooks.left_out(view) == ["zoe"]
+    canvas = _cells(_rows(gradebooks.canvas_csv(view))[2:], 3, 5)
+    moodle = _cells(_rows(gradebooks.moodle_csv(view))[1:], 0, 2)
+    assert set(canvas) == set(moodle) == set(ROSTER)
+    without_roster = build(data)  # no roster: every submitter is exported
+    assert "zoe" in _cells(_rows(gradebooks.canvas_csv(without_roster))[2:], 3, 5)

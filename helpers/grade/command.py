@@ -226,6 +226,9 @@ def main(argv=None) -> int:
     for target, text in writers:
         if target is not None:
             target.write_text(text(), encoding="utf-8")
+    if view is not None and (args.canvas or args.moodle) and gradebooks.left_out(view):
+        print(f"\nLeft out of the gradebook export{'s' * bool(args.canvas and args.moodle)}, "
+              f"not on the roster: {', '.join(gradebooks.left_out(view))}.")
     if any(e.get("status") == GRADER_ERROR for nb in data["notebooks"]
            for e in nb.get("exercises", [])):
         return 3  # not the students': the machine failed some notebooks, regrade them

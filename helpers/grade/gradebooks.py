@@ -155,6 +155,20 @@ def students_csv(view: ClassView) -> str:
     return buffer.getvalue()
 
 
+def gradebook_students(view: ClassView) -> list[str]:
+    """The students an LMS export lists: with a roster, only those on it (a submission that
+    matched no one has no LMS login to match: it is in the class report, not the gradebook)."""
+    if view.roster is None:
+        return list(view.students)
+    return [s for s in view.students if s in view.roster]
+
+
+def left_out(view: ClassView) -> list[str]:
+    """The students of the view that gradebook_students leaves out."""
+    kept = set(gradebook_students(view))
+    return [s for s in view.students if s not in kept]
+
+
 def canvas_csv(view: ClassView, gradebook: Gradebook | None = None) -> str:
     """Canvas's gradebook import layout: Student, ID, SIS User ID, SIS Login ID, Section, then
     one column per lesson and a Points Possible row. The student's id (the roster's) goes
@@ -167,7 +181,7 @@ def canvas_csv(view: ClassView, gradebook: Gradebook | None = None) -> str:
                      *[gradebook.name(lesson) for lesson in lessons]])
     writer.writerow(["Points Possible", "", "", "", "",
                      *[_num(gradebook.possible(view, lesson)) for lesson in lessons]])
-    for student in view.students:
+    for student in gradebook_students(view):
         writer.writerow([view.names.get(student) or student, "", "", student, "",
                          *[gradebook.points(view, student, lesson) for lesson in lessons]])
     return buffer.getvalue()
@@ -181,7 +195,7 @@ def moodle_csv(view: ClassView, gradebook: Gradebook | None = None) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["Username", "Full name", *[gradebook.name(lesson) for lesson in lessons]])
-    for student in view.students:
+    for student in gradebook_students(view):
         writer.writerow([student, view.names.get(student, ""),
                          *[gradebook.points(view, student, lesson) for lesson in lessons]])
     return buffer.getvalue()
