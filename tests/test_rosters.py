@@ -126,3 +126,16 @@ def test_a_bad_roster_is_a_usage_error(tmp_path, capsys):
     assert command.main([str(tmp_path / "grades.json"), "--from-json", "--roster",
                          str(tmp_path / "roster.csv")]) == 2
     assert "no student id column" in capsys.readouterr().err
+
+
+def test_a_regrade_of_one_student_lists_only_that_student_not_the_class_as_missing():
+    from helpers.grade.command import _roster_of_run
+
+    roster = {"s1": "Ana", "s2": "Ben", "s3": "Cem"}
+    one = {"notebooks": [{"student": "s1"}, {"student": "s1"}]}
+    two = {"notebooks": [{"student": "s1"}, {"student": "s2"}]}
+    assert _roster_of_run(roster, one, from_json=False) == {"s1": "Ana"}
+    assert _roster_of_run(roster, two, from_json=False) == roster  # a class: all of it
+    assert _roster_of_run(roster, one, from_json=True) == roster  # artifacts: the class
+    assert _roster_of_run(roster, {"notebooks": [{"student": "zoe"}]}, False) == roster
+    assert _roster_of_run(None, one, from_json=False) is None

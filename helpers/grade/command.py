@@ -206,7 +206,8 @@ def main(argv=None) -> int:
     if roster is not None or any(t is not None for t in (args.report, args.canvas,
                                                           args.moodle)) or \
             previous is not None or args.from_json or args.csv_layout == "students":
-        view = classview.build(data, roster, args.duplicates)
+        view = classview.build(data, _roster_of_run(roster, data, args.from_json),
+                               args.duplicates)
         if args.from_json or roster is not None or len(view.students) > 1:
             print(classview.format_students(view), end="")
     if previous is not None:
@@ -235,6 +236,17 @@ def main(argv=None) -> int:
     passed = data["total"].get("all_passed", False) and not any(
         nb.get("unmatched") for nb in data["notebooks"])
     return 0 if passed else 1
+
+
+def _roster_of_run(roster, data: dict, from_json: bool):
+    """The roster a view lists: the whole class, except when one student's work was graded
+    (a regrade of class/ana): then only that student, so the rest are not 'nothing handed in'."""
+    if roster is None or from_json:
+        return roster
+    students = {nb.get("student") for nb in data["notebooks"]}
+    if len(students) == 1 and next(iter(students)) in roster:
+        return {s: roster[s] for s in students}
+    return roster
 
 
 def _writable(folder: Path) -> bool:
