@@ -16,6 +16,8 @@
 # and writes them to $GITHUB_OUTPUT as `result` (base64 JSON, see helpers/grade/classroom.py);
 # it exits 2 or 3, reporting nothing, when grading itself could not run.
 # $PYTHON picks the interpreter (default python); $GRADE_ARGS adds options (e.g. --timeout 120);
+# $GRADE_LESSONS (space-separated lesson names) grades only those lessons: the ones assigned so
+# far, so that the points are out of what was assigned, not out of all eleven.
 # $GRADE_STUDENT names the student in the reports (the workflow passes the repository's name),
 # so that a teacher can build one class report from every student's grades.json:
 #   python -m helpers.grade --from-json downloaded-artifacts/ --report class.html
@@ -36,13 +38,15 @@ grade() {
   status=0
   student=()
   if [ -n "${GRADE_STUDENT:-}" ]; then student=(--student "$GRADE_STUDENT"); fi
+  lessons=()  # $GRADE_LESSONS: the lessons assigned so far, e.g. "02_one_row 03_scaling"
+  for lesson in ${GRADE_LESSONS:-}; do lessons+=(--lesson "$lesson"); done
   # The grader of this course, not whatever `helpers` is installed. The student's code runs
   # under it: it gets none of the runner's files for step outputs, summary or environment.
   # shellcheck disable=SC2086  # GRADE_ARGS is a list of options
   env -u GITHUB_OUTPUT -u GITHUB_ENV -u GITHUB_PATH -u GITHUB_STEP_SUMMARY \
     PYTHONPATH="$course${PYTHONPATH:+:$PYTHONPATH}" \
     "$python" -m helpers.grade "$@" --solutions "$course/solutions" ${GRADE_ARGS:-} \
-    ${student[@]+"${student[@]}"} \
+    ${student[@]+"${student[@]}"} ${lessons[@]+"${lessons[@]}"} \
     --json "$out/grades.json" --junit "$out/grades.xml" --csv "$out/grades.csv" \
     > "$out/grades.md" || status=$?
   cat "$out/grades.md"

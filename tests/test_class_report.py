@@ -617,3 +617,21 @@ def test_a_section_runs_from_its_heading_to_the_next_heading_of_its_level():
     assert "<h2>1. First</h2>" in html and '<pre class="output stdout">1' in html
     with pytest.raises(ValueError, match="no heading"):
         pages.section_cells(nb, "3. Missing")
+
+
+def test_merged_reports_keep_their_seed_so_a_regrade_repeats_the_inputs():
+    from helpers.grade.classview import merge
+
+    one = {"total": {"seed": 7}, "notebooks": []}
+    assert merge([one])["total"]["seed"] == 7  # --compare class.json: the regrade reuses 7
+    assert merge([one, {"total": {"seed": 7}, "notebooks": []}])["total"]["seed"] == 7
+    assert merge([one, {"total": {"seed": 8}, "notebooks": []}])["total"]["seed"] is None
+
+
+def test_who_made_a_mistake_is_named_as_on_the_roster():
+    from helpers.grade.classview import Misconception
+
+    m = Misconception("x", "X", "", "", ["s2"], {"s1": "earlier"})
+    names = {"s1": "Ana Lima", "s2": "Ben Okafor"}
+    assert m.who_named(names) == ["s1 (Ana Lima; earlier submission)", "s2 (Ben Okafor)"]
+    assert m.who == ["s1 (earlier submission)", "s2"]

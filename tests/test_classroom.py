@@ -143,6 +143,7 @@ def test_install_takes_torch_from_the_cpu_index_then_only_the_grading_requiremen
 GRADER = f"""
 if [ "$2" = helpers.grade ]; then
   env > "$FAKE_ENV"
+  printf '%s\n' "$@" > "$FAKE_ENV.args"
   while [ "$#" -gt 0 ]; do
     if [ "$1" = --json ]; then printf '%s' "$FAKE_JSON" > "$2"; fi
     shift
@@ -164,13 +165,13 @@ REPORT = {"total": {"earned": 2, "possible": 5}, "notebooks": [
      "unmatched": "not graded: its name matches no lesson"}]}
 
 
-def _classroom_step(tmp_path: Path, status: int, step: str = "classroom"):
+def _classroom_step(tmp_path: Path, status: int, step: str = "classroom", **extra):
     fake = _fake_python(tmp_path, GRADER)
     output = tmp_path / "github_output"
     output.write_text("")
     env = dict(os.environ, PYTHON=str(fake), FAKE_STATUS=str(status),
                FAKE_JSON=json.dumps(REPORT), FAKE_ENV=str(tmp_path / "grader_env"),
-               GITHUB_OUTPUT=str(output), GITHUB_ENV=str(tmp_path / "github_env"))
+               GITHUB_OUTPUT=str(output), GITHUB_ENV=str(tmp_path / "github_env"), **extra)
     run = subprocess.run(["bash", GRADE_SH, step, "submission/exercises"], env=env,
                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
     return run, output.read_text()
@@ -265,3 +266,27 @@ def test_only_in_is_an_option_of_the_grading_command(tmp_path, capsys):
                                                .read_bytes())
     assert command.main([str(tmp_path / "clones"), "--only-in", "exercises"]) == 2
     assert "no notebook to grade inside a folder named exercises" in capsys.readouterr().err
+
+
+def test_the_assigned_lessons_are_graded_so_the_points_are_out_of_them(tmp_path):
+    _classroom_step(tmp_path, 0, GRADE_LESSONS="02_one_row  03_scaling")
+    args = (tmp_path / "grader_env.args").read_text().splitlines()
+    given = [args[i + 1] for i, a in enumerate(args) if a == "--lesson"]
+    assert given == ["02_one_row", "03_scaling"]
+    _classroom_step(tmp_path, 0)  # unset: every lesson
+    assert "--lesson" not in (tmp_path / "grader_env.args").read_text().splitlines()
+    steps = _job()["steps"]
+    grading = next(s for s in steps if "grade.sh classroom" in s.get("run", ""))
+    assert grading["env"]["GRADE_LESSONS"] == "${{ vars.GRADE_LESSONS }}"
+
+
+def test_lesson_picks_the_lessons_graded_and_refuses_an_unknown_one(tmp_path, capsys):
+    folder = tmp_path / "ana" / "exercises"
+    folder.mkdir(parents=True)
+    (folder / "03_scaling.ipynb").write_bytes((ROOT / "exercises" / "03_scaling.ipynb")
+                                              .read_bytes())
+    assert command.main([str(folder), "--lesson", "02_onerow"]) == 2
+    assert "--lesson 02_onerow: no such lesson" in capsys.readouterr().err
+    assert command.main([str(folder), "--lesson", "02_one_row"]) == 2  # none of 02 here
+    assert "no notebook of the lessons given with --lesson (02_one_row)" in \
+        capsys.readouterr().err

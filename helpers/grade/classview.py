@@ -82,8 +82,15 @@ class Misconception:
     @property
     def who(self) -> list[str]:
         """Everyone who made it, 'ana (earlier submission)' for a superseded notebook's."""
-        return sorted(self.students + [f"{s} ({when} submission)"
-                                       for s, when in self.superseded.items()])
+        return self.who_named({})
+
+    def who_named(self, names: dict[str, str]) -> list[str]:
+        """`who`, each with the roster's name: 's1001 (Ana Lima; earlier submission)'."""
+        def one(student: str, when: str = "") -> str:
+            notes = [n for n in (names.get(student, ""), when and f"{when} submission") if n]
+            return f"{student} ({'; '.join(notes)})" if notes else student
+        return sorted([one(s) for s in self.students]
+                      + [one(s, when) for s, when in self.superseded.items()])
 
 
 @dataclass
@@ -338,6 +345,9 @@ def merge(reports: list[dict]) -> dict:
         for key in ("earned", "possible"):
             merged["total"][key] += report.get("total", {}).get(key, 0)
         merged["total"]["all_passed"] &= bool(report.get("total", {}).get("all_passed"))
+    seeds = {report.get("total", {}).get("seed") for report in reports}
+    if len(seeds) == 1:  # one run (or runs with one seed): a regrade can repeat its inputs
+        merged["total"]["seed"] = seeds.pop()
     return merged
 
 
