@@ -110,10 +110,10 @@ class PagedKVCache:
 
     def _prefix_hashes(self, tokens) -> list[int]:
         """One hash per full block of tokens: of the previous block's hash and this block's ids."""
-        hashes, parent = [], None
-        for i in range(len(tokens) // self.block_size):
-            block_tokens = tuple(int(t) for t in tokens[i * self.block_size:(i + 1) * self.block_size])
-            parent = hash((parent, block_tokens))  # ints and tuples hash the same every run
+        hashes, parent, size = [], 0, self.block_size
+        for i in range(len(tokens) // size):
+            block_tokens = tuple(int(t) for t in tokens[i * size:(i + 1) * size])
+            parent = hash((parent, block_tokens))  # of ints only: the same in every run
             hashes.append(parent)
         return hashes
 
