@@ -7,7 +7,9 @@ what was summed before by exp(m_old - m_new). Attention adds a third running qua
 unnormalised output acc = sum_j exp(s_j - m) v_j, rescaled by the same factor. After the last
 block, out = acc / z: exactly softmax(s) v, without ever holding a full row of scores for
 every query at once. The backward pass keeps only each query's log-sum-exp from the forward
-pass and recomputes the weights block by block from it (`attention_backward`).
+pass and recomputes the weights block by block from it (`attention_backward`). FlashDecoding
+splits the keys into chunks computed independently, each with its log-sum-exp, and merges them
+exactly (`flash_decoding`, `chunk_partials`, `combine_partials`).
 
 Shapes: q (..., T_q, d_k), k (..., T_k, d_k), v (..., T_k, d_v) -> out (..., T_q, d_v), as in
 `helpers.attention.attention`. Arrays keep their float dtype (float32 stays float32), so the
