@@ -87,7 +87,7 @@ def _broadcasts_to(name: str, shape, scores_shape) -> None:
         )
 
 
-def _check_mask(mask, scores_shape) -> None:
+def _check_mask(mask, scores_shape, allow_empty_rows: bool = False) -> None:
     if mask.ndim == 3 and len(scores_shape) == 4 and mask.shape[0] != 1:
         raise ValueError(
             f"a mask of shape {tuple(mask.shape)} with scores of shape {tuple(scores_shape)} "
@@ -97,6 +97,8 @@ def _check_mask(mask, scores_shape) -> None:
             "for one per head, mask[None], shape (1, H, T_q, T_k)."
         )
     _broadcasts_to("mask", mask.shape, scores_shape)
+    if allow_empty_rows:
+        return
     full_shape = tuple(scores_shape)
     full = np.broadcast_to(mask.cpu().numpy() if _is_torch(mask) else mask, full_shape)
     blocked_rows = ~full.any(axis=-1)
@@ -122,6 +124,22 @@ def scores(q, k, scale: float | None = None):
     return (q @ k_t) * scale
 
 
+def apply_mask(s, mask, *, allow_empty_rows: bool = False):
+    """Scores s (..., T_q, T_k) with -inf where the boolean mask (True = may attend) is False.
+
+    The mask is checked first: boolean, broadcastable to s's shape, and (unless
+    allow_empty_rows, for a softmax with a sink that may put all its weight nowhere) with at
+    least one allowed key per query row. mask None returns s unchanged.
+    """
+    if mask is None:
+        return s
+    mask = _as_mask(mask, s)
+    _check_mask(mask, s.shape, allow_empty_rows)
+    if _is_torch(s):
+        return torch.where(mask, s, float("-inf"))
+    return np.where(mask, s, -np.inf)
+
+
 def attention(q, k, v, mask=None, *, scale: float | None = None, bias=None):
     """softmax(q kᵀ · scale + bias, masked) v. Returns (out, weights).
 
@@ -145,12 +163,6 @@ def attention(q, k, v, mask=None, *, scale: float | None = None, bias=None):
             bias = np.asarray(bias)
         _broadcasts_to("bias", bias.shape, s.shape)
         s = s + bias
-    if mask is not None:
-        mask = _as_mask(mask, q)
-        _check_mask(mask, s.shape)
-        if _is_torch(s):
-            s = torch.where(mask, s, float("-inf"))
-        else:
-            s = np.where(mask, s, -np.inf)
+    s = apply_mask(s, mask)
     weights = softmax(s, axis=-1)  # each row sums to 1
     return weights @ v, weights

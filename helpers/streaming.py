@@ -7,7 +7,9 @@ what was summed before by exp(m_old - m_new). Attention adds a third running qua
 unnormalised output acc = sum_j exp(s_j - m) v_j, rescaled by the same factor. After the last
 block, out = acc / z: exactly softmax(s) v, without ever holding a full row of scores for
 every query at once. The backward pass keeps only each query's log-sum-exp from the forward
-pass and recomputes the weights block by block from it (`attention_backward`).
+pass and recomputes the weights block by block from it (`attention_backward`). FlashDecoding
+splits the keys into chunks computed independently, each with its log-sum-exp, and merges them
+exactly (`flash_decoding`, `chunk_partials`, `combine_partials`).
 
 Shapes: q (..., T_q, d_k), k (..., T_k, d_k), v (..., T_k, d_v) -> out (..., T_q, d_v), as in
 `helpers.attention.attention`. Arrays keep their float dtype (float32 stays float32), so the
@@ -248,6 +250,81 @@ def tiled_attention(
     results = (out,) + ((lse,) if return_lse else ())
     results += ({"tiles": tiles, "skipped": skipped},) if return_stats else ()
     return results[0] if len(results) == 1 else results
+
+
+# ---------------------------------------------------------------------------- split-K decoding
+
+
+def chunk_partials(q, k, v, mask=None, *, chunk_size: int, scale=None):
+    """Each chunk of keys on its own: (outs (..., n_chunks, T_q, d_v), lses (..., n_chunks, T_q)).
+
+    Chunk c holds keys c·chunk_size .. (c+1)·chunk_size - 1 (the last one may be shorter).
+    outs[..., c, i, :] is softmax over chunk c's scores alone times its values, and
+    lses[..., c, i] = log Σ_{j in c} exp(s_ij), from one `attention_step` each. A chunk where
+    query i may read no key (padding) has lse -inf and output 0: it gets weight 0 when combined.
+    mask: boolean, True = may attend, broadcastable to (..., T_q, T_k).
+    """
+    q, k, v = (_as_array(t, n) for t, n in ((q, "q"), (k, "k"), (v, "v")))
+    _check_qkv(q, k, v)
+    chunk_size = _check_block("chunk_size", chunk_size)
+    scale = float(1.0 / np.sqrt(q.shape[-1]) if scale is None else scale)
+    s_all_shape = np.broadcast_shapes(q.shape[:-1], k.shape[:-2] + (1,)) + (k.shape[-2],)
+    if mask is not None:
+        mask = np.asarray(mask)
+        if mask.dtype != np.bool_:
+            raise ValueError(f"mask must be boolean with True = may attend; got dtype {mask.dtype}")
+        mask = np.broadcast_to(mask, s_all_shape)  # (..., T_q, T_k), a view
+    outs, lses = [], []
+    for j0 in range(0, k.shape[-2], chunk_size):
+        j1 = min(j0 + chunk_size, k.shape[-2])
+        s = (q @ np.swapaxes(k[..., j0:j1, :], -2, -1)) * scale  # (..., T_q, chunk)
+        if mask is not None:
+            s = np.where(mask[..., j0:j1], s, -np.inf)
+        m = np.full(s.shape[:-1], -np.inf, dtype=s.dtype)
+        z = np.zeros(s.shape[:-1], dtype=s.dtype)
+        acc = np.zeros(s.shape[:-1] + (v.shape[-1],), dtype=s.dtype)
+        m, z, acc = attention_step(m, z, acc, s, v[..., j0:j1, :])
+        empty = z == 0  # no allowed key in this chunk
+        outs.append(acc / np.where(empty, 1.0, z)[..., None])  # 0 where empty
+        with np.errstate(divide="ignore"):
+            lses.append(np.where(empty, -np.inf, m + np.log(z)))  # log Σ exp(s) = m + log z
+    return np.stack(outs, axis=-3), np.stack(lses, axis=-2)
+
+
+def combine_partials(outs, lses):
+    """(out (..., T_q, d_v), lse (..., T_q)) from chunk partials, exactly.
+
+    lse = log Σ_c exp(lse_c) and out = Σ_c exp(lse_c - lse) · out_c: each chunk's output was
+    normalised by its own sum exp(lse_c), so it is reweighted by its share of the total.
+    outs (..., n_chunks, T_q, d_v), lses (..., n_chunks, T_q), as `chunk_partials` returns.
+    """
+    outs, lses = _as_array(outs, "outs"), _as_array(lses, "lses")
+    if outs.ndim < 3 or outs.shape[:-1] != lses.shape:
+        raise ValueError(
+            f"outs (..., n_chunks, T_q, d_v) and lses (..., n_chunks, T_q) must agree; got "
+            f"{outs.shape} and {lses.shape}"
+        )
+    top = lses.max(axis=-2, keepdims=True)  # (..., 1, T_q)
+    if np.isneginf(top).any():
+        raise ValueError("a query row has no allowed key in any chunk: its softmax would be 0/0")
+    w = np.exp(lses - top)  # (..., n_chunks, T_q), 0 for an empty chunk
+    total = w.sum(axis=-2)  # (..., T_q)
+    out = (w[..., None] * outs).sum(axis=-3) / total[..., None]
+    return out, top[..., 0, :] + np.log(total)
+
+
+def flash_decoding(q, k, v, mask=None, *, chunk_size: int = 64, scale=None,
+                   return_lse: bool = False):
+    """softmax(q kᵀ scale, masked) v with the keys split into chunks computed independently.
+
+    FlashDecoding (Dao et al. 2023): when decoding, T_q = 1 leaves a GPU idle, so the long
+    key axis is split instead; each chunk runs in parallel (`chunk_partials`) and a small
+    reduction merges them (`combine_partials`). The result is exact, for any chunk_size.
+    Returns out (..., T_q, d_v), and lse (..., T_q) if return_lse.
+    """
+    out, lse = combine_partials(*chunk_partials(q, k, v, mask, chunk_size=chunk_size,
+                                                scale=scale))
+    return (out, lse) if return_lse else out
 
 
 def naive_attention(q, k, v, mask=None, *, causal: bool = False, window=None, scale=None):

@@ -13,7 +13,10 @@ from helpers.streaming import (
     attention_backward,
     attention_step,
     attention_with_lse,
+    chunk_partials,
+    combine_partials,
     fit_slope,
+    flash_decoding,
     layer_flops,
     median_time,
     naive_attention,
@@ -382,3 +385,54 @@ def test_tiled_attention_keeps_float32():
     assert tiled_attention(q, q, q, block_k=256).dtype == np.float32
     tile = 1024 * 256 * 4  # one (T, block_k) float32 score tile: 1 MiB
     assert peak_memory(tiled_attention, q, q, q, block_k=256)[1] < 4.5 * tile  # 7.3 in float64
+
+
+# ---------------------------------------------------------------------------- FlashDecoding
+
+
+def sdpa(q, k, v, mask=None):
+    t = [torch.from_numpy(np.asarray(a, dtype=np.float64)) for a in (q, k, v)]
+    m = None if mask is None else torch.from_numpy(np.asarray(mask))
+    return torch.nn.functional.scaled_dot_product_attention(*t, attn_mask=m).numpy()
+
+
+@pytest.mark.parametrize("chunk_size", [1, 3, 7, 16, 37, 100])
+def test_flash_decoding_equals_sdpa_for_any_chunk_size(chunk_size):
+    q, k, v = qkv((2, 3, 1, 8), T_k=37, seed=7)  # one decode query, 37 cached keys
+    out, lse = flash_decoding(q, k, v, chunk_size=chunk_size, return_lse=True)
+    np.testing.assert_allclose(out, sdpa(q, k, v), rtol=1e-10, atol=1e-12)
+    s = q @ np.swapaxes(k, -2, -1) / np.sqrt(8)
+    np.testing.assert_allclose(lse, np.log(np.exp(s).sum(axis=-1)), rtol=1e-12)
+
+
+@pytest.mark.parametrize("chunk_size", [4, 5, 10])
+def test_flash_decoding_with_padding_and_several_queries(chunk_size):
+    q, k, v = qkv((3, 2, 4, 8), T_k=23, seed=8)
+    lengths = np.array([23, 9, 2])  # sequence b has lengths[b] real keys, the rest padding
+    mask = (np.arange(23)[None, :] < lengths[:, None])[:, None, None, :]  # (3, 1, 1, 23)
+    out = flash_decoding(q, k, v, mask, chunk_size=chunk_size)
+    np.testing.assert_allclose(out, sdpa(q, k, v, mask), rtol=1e-10, atol=1e-12)
+    outs, lses = chunk_partials(q, k, v, mask, chunk_size=chunk_size)
+    n_chunks = -(-23 // chunk_size)
+    assert outs.shape == (3, 2, n_chunks, 4, 5) and lses.shape == (3, 2, n_chunks, 4)
+    assert np.isneginf(lses[2, :, 1:]).all() and (outs[2, :, 1:] == 0).all()  # all padding
+
+
+def test_combine_partials_of_two_halves_by_hand():
+    q, k, v = qkv((1, 1, 6), T_k=10, d_v=3, seed=9)
+    halves = [attention(q, k[..., a:b, :], v[..., a:b, :])[0] for a, b in ((0, 4), (4, 10))]
+    s = q @ np.swapaxes(k, -2, -1) / np.sqrt(6)
+    lse = [np.log(np.exp(s[..., a:b]).sum(-1)) for a, b in ((0, 4), (4, 10))]
+    out, _ = combine_partials(np.stack(halves, axis=-3), np.stack(lse, axis=-2))
+    w0 = np.exp(lse[0]) / (np.exp(lse[0]) + np.exp(lse[1]))
+    np.testing.assert_allclose(out, w0[..., None] * halves[0] + (1 - w0[..., None]) * halves[1])
+    np.testing.assert_allclose(out, attention(q, k, v)[0], rtol=1e-12)
+
+
+def test_flash_decoding_keeps_float32_and_refuses_a_row_with_no_key():
+    q, k, v = qkv((1, 1, 8), T_k=9, dtype=np.float32)
+    assert flash_decoding(q, k, v, chunk_size=4).dtype == np.float32
+    with pytest.raises(ValueError, match="no allowed key"):
+        flash_decoding(q, k, v, np.zeros((1, 9), dtype=bool), chunk_size=4)
+    with pytest.raises(ValueError, match="chunk_size"):
+        flash_decoding(q, k, v, chunk_size=0)
