@@ -10,6 +10,8 @@ positions in their local layers and all T in their `global_layers`. Multi-head l
 (rope_head_dim numbers) per layer instead: (kv_latent + rope_head_dim) · n_layers.
 The FFN and mixture-of-experts fields (d_ff, ffn_matrices, n_experts, experts_per_token,
 expert_params) are for `helpers.roofline`: what a step must read.
+PRESETS: the models lesson 10 lists; PRESETS_2025: 2025's open models; ALL_PRESETS: both, in
+that order (the lesson 10 explorer offers them all).
 """
 
 from __future__ import annotations
@@ -186,7 +188,15 @@ PRESETS: dict[str, ModelConfig] = {
             n_experts=160, experts_per_token=6,
             expert_params=59 * 3 * 5120 * 1536,  # SwiGLU experts in 59 MoE layers
         ),
-        # ---- 2025 open-weight models: the numbers that set the KV cache, from config.json
+    )
+}
+
+# Open-weight models of 2025 (and Llama 3.1's larger sizes): the numbers that set the KV cache,
+# from each model's config.json. Kept apart from PRESETS, which lesson 10 lists and asserts as
+# it is; the lesson 10 explorer offers both (ALL_PRESETS).
+PRESETS_2025: dict[str, ModelConfig] = {
+    c.name: c
+    for c in (
         ModelConfig(
             "Llama-3.1-70B", n_layers=80, n_heads=64, n_kv_heads=8, d_model=8192, d_head=128,
             source="https://huggingface.co/meta-llama/Llama-3.1-70B/blob/main/config.json: "
@@ -298,6 +308,9 @@ PRESETS: dict[str, ModelConfig] = {
         ),
     )
 }
+
+
+ALL_PRESETS: dict[str, ModelConfig] = {**PRESETS, **PRESETS_2025}
 
 
 def as_config(config) -> ModelConfig:

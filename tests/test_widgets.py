@@ -474,12 +474,13 @@ def test_kv_cache_explorer_responds_to_its_controls():
 
 
 def test_kv_cache_explorer_offers_every_preset_and_each_one_renders():
-    from helpers.configs import PRESETS, kv_cache_bytes
+    from helpers.configs import ALL_PRESETS, PRESETS, PRESETS_2025, kv_cache_bytes
 
     explorer = W.kv_cache_explorer()
-    assert list(explorer.controls["model"].options) == list(PRESETS)
-    assert {"Gemma-3-27B", "gpt-oss-120b", "DeepSeek-V3", "Qwen3-235B-A22B"} <= set(PRESETS)
-    for name in PRESETS:
+    assert list(explorer.controls["model"].options) == list(ALL_PRESETS)
+    assert set(ALL_PRESETS) == set(PRESETS) | set(PRESETS_2025)
+    assert {"Gemma-3-27B", "gpt-oss-120b", "DeepSeek-V3", "Qwen3-235B-A22B"} <= set(PRESETS_2025)
+    for name in ALL_PRESETS:
         for kind in W.ATTENTION_KINDS:
             view = W.kv_cache_view(name, kind, context=131072)
             assert view["cache_at_context"] == kv_cache_bytes(view["config"], 131072, 1, 2)
