@@ -3,17 +3,21 @@
 Each preset gives its source: a page a learner can open and where in it the numbers are.
 Every cached position keeps, in every layer, a key and a value per key/value head:
     2 · n_layers · n_kv_heads · d_head numbers per token (GQA divides by H / H_kv),
-and a sliding window keeps only the last `window` positions. Multi-head latent attention
+and a sliding window keeps only the last `window` positions. Models that interleave local
+(sliding-window) and global layers, as Gemma 2 and 3 and gpt-oss do, keep min(T, window)
+positions in their local layers and all T in their `global_layers`. Multi-head latent attention
 (DeepSeek-V2) caches one latent c (kv_latent numbers) and one shared RoPE key
 (rope_head_dim numbers) per layer instead: (kv_latent + rope_head_dim) · n_layers.
 The FFN and mixture-of-experts fields (d_ff, ffn_matrices, n_experts, experts_per_token,
 expert_params) are for `helpers.roofline`: what a step must read.
+PRESETS: the models lesson 10 lists; PRESETS_2025: 2025's open models; ALL_PRESETS: both, in
+that order (the lesson 10 explorer offers them all).
 """
 
 from __future__ import annotations
 
 import numbers
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 
 
 def _whole(name: str, value, least: int = 1) -> int:
@@ -29,6 +33,9 @@ class ModelConfig:
     """The attention shapes of one model (per layer: n_heads query heads of width d_head).
 
     window: sliding-window length (None: every position is kept).
+    global_layers: with a window, how many of the layers still attend to (and cache) every
+        position; the other n_layers - global_layers keep the last `window` (None: all
+        layers are windowed, as in Mistral-7B-v0.1). Without a window every layer is global.
     kv_latent, rope_head_dim: MLA's d_c and d_h^R (None: standard K/V cache).
     source: where the numbers come from (a URL, and where in it).
     n_params: the published total number of parameters (None: unknown), for weight bytes.
@@ -51,6 +58,7 @@ class ModelConfig:
     d_model: int
     d_head: int
     window: int | None = None
+    global_layers: int | None = None
     kv_latent: int | None = None
     rope_head_dim: int | None = None
     source: str = ""
@@ -77,6 +85,11 @@ class ModelConfig:
                   "expert_params"):
             if getattr(self, f) is not None:
                 _whole(f, getattr(self, f))
+        if self.global_layers is not None:
+            _whole("global_layers", self.global_layers, least=0)
+            if self.global_layers > self.n_layers:
+                raise ValueError(f"global_layers ({self.global_layers}) cannot exceed n_layers "
+                                 f"({self.n_layers})")
         if (self.kv_latent is None) != (self.rope_head_dim is None):
             raise ValueError(
                 "an MLA config sets both kv_latent (d_c) and rope_head_dim (d_h^R); got "
@@ -178,6 +191,127 @@ PRESETS: dict[str, ModelConfig] = {
     )
 }
 
+# Open-weight models of 2025 (and Llama 3.1's larger sizes): the numbers that set the KV cache,
+# from each model's config.json. Kept apart from PRESETS, which lesson 10 lists and asserts as
+# it is; the lesson 10 explorer offers both (ALL_PRESETS).
+PRESETS_2025: dict[str, ModelConfig] = {
+    c.name: c
+    for c in (
+        ModelConfig(
+            "Llama-3.1-70B", n_layers=80, n_heads=64, n_kv_heads=8, d_model=8192, d_head=128,
+            source="https://huggingface.co/meta-llama/Llama-3.1-70B/blob/main/config.json: "
+            "num_hidden_layers = 80, num_attention_heads = 64, num_key_value_heads = 8, "
+            "hidden_size = 8192 (d_head = 8192 / 64), intermediate_size = 28672, vocab_size "
+            "128256, max_position_embeddings = 131072, rope_scaling 'llama3' as the 8B's; "
+            "70,553,706,496 parameters counted from these shapes (untied embedding)",
+            n_params=70_553_706_496, max_positions=131072, d_ff=28672, ffn_matrices=3,
+        ),
+        ModelConfig(
+            "Llama-3.1-405B", n_layers=126, n_heads=128, n_kv_heads=8, d_model=16384,
+            d_head=128,
+            source="https://huggingface.co/meta-llama/Llama-3.1-405B/blob/main/config.json: "
+            "num_hidden_layers = 126, num_attention_heads = 128, num_key_value_heads = 8, "
+            "hidden_size = 16384, intermediate_size = 53248, vocab_size 128256, "
+            "max_position_embeddings = 131072; the same in Grattafiori et al. 2024, "
+            "https://arxiv.org/abs/2407.21783 Table 3; 405,853,388,800 parameters counted "
+            "from these shapes",
+            n_params=405_853_388_800, max_positions=131072, d_ff=53248, ffn_matrices=3,
+        ),
+        ModelConfig(
+            "Qwen3-8B", n_layers=36, n_heads=32, n_kv_heads=8, d_model=4096, d_head=128,
+            source="https://huggingface.co/Qwen/Qwen3-8B/blob/main/config.json: "
+            "num_hidden_layers = 36, num_attention_heads = 32, num_key_value_heads = 8, "
+            "head_dim = 128, hidden_size = 4096, intermediate_size = 12288, vocab_size "
+            "151936 (untied), max_position_embeddings = 40960, sliding_window null; "
+            "8,190,735,360 parameters counted from these shapes (with QK-norm weights), "
+            "8.2B on the model card",
+            n_params=8_190_735_360, max_positions=40960, d_ff=12288, ffn_matrices=3,
+        ),
+        ModelConfig(
+            "Qwen3-32B", n_layers=64, n_heads=64, n_kv_heads=8, d_model=5120, d_head=128,
+            source="https://huggingface.co/Qwen/Qwen3-32B/blob/main/config.json: "
+            "num_hidden_layers = 64, num_attention_heads = 64, num_key_value_heads = 8, "
+            "head_dim = 128 (64 · 128 = 8192 > hidden_size = 5120), intermediate_size = "
+            "25600, vocab_size 151936, max_position_embeddings = 40960; 32,762,123,264 "
+            "parameters counted from these shapes, 32.8B on the model card",
+            n_params=32_762_123_264, max_positions=40960, d_ff=25600, ffn_matrices=3,
+        ),
+        ModelConfig(
+            "Qwen3-235B-A22B", n_layers=94, n_heads=64, n_kv_heads=4, d_model=4096,
+            d_head=128,
+            source="https://huggingface.co/Qwen/Qwen3-235B-A22B/blob/main/config.json: "
+            "num_hidden_layers = 94, num_attention_heads = 64, num_key_value_heads = 4, "
+            "head_dim = 128, hidden_size = 4096, num_experts = 128, num_experts_per_tok = 8, "
+            "moe_intermediate_size = 1536, every layer MoE (decoder_sparse_step 1); "
+            "235B parameters in total and 22B activated (model card)",
+            n_params=235_000_000_000, active_params=22_000_000_000,
+            n_experts=128, experts_per_token=8,
+            expert_params=94 * 3 * 4096 * 1536,  # SwiGLU experts in all 94 layers
+        ),
+        ModelConfig(
+            "Gemma-3-27B", n_layers=62, n_heads=32, n_kv_heads=16, d_model=5376, d_head=128,
+            window=1024, global_layers=10,
+            source="https://huggingface.co/google/gemma-3-27b-it/blob/main/config.json "
+            "text_config: num_hidden_layers = 62, num_attention_heads = 32, "
+            "num_key_value_heads = 16, head_dim = 128, hidden_size = 5376, intermediate_size "
+            "= 21504, sliding_window = 1024, sliding_window_pattern = 6: layer i is global "
+            "when (i + 1) % 6 == 0 (transformers' Gemma3TextConfig), so 10 global and 52 "
+            "local layers, 5 local to 1 global (Gemma Team 2025, "
+            "https://arxiv.org/abs/2503.19786 §2); a 128K-token context (model card); "
+            "27B parameters (the published size)",
+            n_params=27_000_000_000, max_positions=131072, d_ff=21504, ffn_matrices=3,
+        ),
+        ModelConfig(
+            "gpt-oss-20b", n_layers=24, n_heads=64, n_kv_heads=8, d_model=2880, d_head=64,
+            window=128, global_layers=12,
+            source="https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json: "
+            "num_hidden_layers = 24, layer_types alternating sliding_attention, "
+            "full_attention (12 of each), sliding_window = 128, num_attention_heads = 64, "
+            "num_key_value_heads = 8, head_dim = 64 (64 · 64 = 4096 > hidden_size = 2880), "
+            "num_local_experts = 32, experts_per_token = 4, intermediate_size = 2880, "
+            "max_position_embeddings = 131072; each head also has a learned attention sink "
+            "(a logit, nothing cached); 20.9B parameters, 3.6B active (OpenAI 2025, "
+            "https://arxiv.org/abs/2508.10925)",
+            n_params=20_900_000_000, active_params=3_600_000_000, max_positions=131072,
+            n_experts=32, experts_per_token=4,
+            # gate_up (2880 x 2·2880) and down (2880 x 2880) with biases, in all 24 layers
+            expert_params=24 * (3 * 2880 * 2880 + 3 * 2880),
+        ),
+        ModelConfig(
+            "gpt-oss-120b", n_layers=36, n_heads=64, n_kv_heads=8, d_model=2880, d_head=64,
+            window=128, global_layers=18,
+            source="https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json: "
+            "num_hidden_layers = 36, layer_types alternating sliding_attention, "
+            "full_attention (18 of each), sliding_window = 128, num_attention_heads = 64, "
+            "num_key_value_heads = 8, head_dim = 64, num_local_experts = 128, "
+            "experts_per_token = 4, intermediate_size = 2880, max_position_embeddings = "
+            "131072; learned attention sinks; 116.8B parameters, 5.1B active (OpenAI 2025, "
+            "https://arxiv.org/abs/2508.10925)",
+            n_params=116_800_000_000, active_params=5_100_000_000, max_positions=131072,
+            n_experts=128, experts_per_token=4,
+            expert_params=36 * (3 * 2880 * 2880 + 3 * 2880),
+        ),
+        ModelConfig(
+            "DeepSeek-V3", n_layers=61, n_heads=128, n_kv_heads=128, d_model=7168,
+            d_head=128, kv_latent=512, rope_head_dim=64, q_latent=1536,
+            source="https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json: "
+            "num_hidden_layers = 61, num_attention_heads = 128, hidden_size = 7168, "
+            "kv_lora_rank = 512, qk_rope_head_dim = 64, q_lora_rank = 1536, "
+            "qk_nope_head_dim = 128, v_head_dim = 128, n_routed_experts = 256, "
+            "num_experts_per_tok = 8, moe_intermediate_size = 2048, first_k_dense_replace "
+            "= 3, intermediate_size = 18432, max_position_embeddings = 163840; 671B "
+            "parameters, 37B activated per token (DeepSeek-AI 2024, "
+            "https://arxiv.org/abs/2412.19437 abstract)",
+            n_params=671_000_000_000, active_params=37_000_000_000, max_positions=163840,
+            d_ff=18432, ffn_matrices=3, n_experts=256, experts_per_token=8,
+            expert_params=58 * 3 * 7168 * 2048,  # SwiGLU experts in the 58 MoE layers
+        ),
+    )
+}
+
+
+ALL_PRESETS: dict[str, ModelConfig] = {**PRESETS, **PRESETS_2025}
+
 
 def as_config(config) -> ModelConfig:
     """A ModelConfig, or a dict with ModelConfig's keys (name and source may be left out)."""
@@ -222,8 +356,37 @@ def kv_bytes_per_token(config, bytes_per_value=2) -> int:
 
 
 def kv_cache_bytes(config, T: int, batch: int = 1, bytes_per_value=2) -> int:
-    """Bytes of KV cache for `batch` sequences of T tokens; a window keeps min(T, window)."""
+    """Bytes of KV cache for `batch` sequences of T tokens: a windowed layer keeps min(T,
+    window) positions, a global one all T (`windowed_layers`)."""
     c = as_config(config)
     T, batch = _whole("T", T, least=0), _whole("batch", batch)
-    kept = T if c.window is None else min(T, c.window)
-    return int(kv_values_per_token(c) * kept * batch * _bytes(bytes_per_value))
+    per_layer = kv_values_per_token(c) // c.n_layers  # numbers one position costs in one layer
+    local = windowed_layers(c)
+    kept = local * min(T, c.window or T) + (c.n_layers - local) * T  # positions, over layers
+    return int(per_layer * kept * batch * _bytes(bytes_per_value))
+
+
+def windowed_layers(config) -> int:
+    """How many layers keep only the last `window` positions: 0 without a window, all of them
+    when global_layers is None, else n_layers - global_layers."""
+    c = as_config(config)
+    if c.window is None:
+        return 0
+    return c.n_layers - (c.global_layers or 0)
+
+
+def local_global_kv_cache(config, T: int, batch: int = 1, bytes_per_value=2) -> dict:
+    """The KV cache of a model whose layers interleave sliding-window and full attention,
+    against the same model with every layer global (no window).
+
+    Returns {"local_layers", "global_layers", "interleaved" (bytes, as published),
+    "all_global" (bytes), "fraction" (interleaved / all_global; 1.0 at T = 0)}.
+    """
+    c = as_config(config)
+    interleaved = kv_cache_bytes(c, T, batch, bytes_per_value)
+    all_global = kv_cache_bytes(replace(c, window=None, global_layers=None), T, batch,
+                                bytes_per_value)
+    local = windowed_layers(c)
+    return {"local_layers": local, "global_layers": c.n_layers - local,
+            "interleaved": interleaved, "all_global": all_global,
+            "fraction": interleaved / all_global if all_global else 1.0}

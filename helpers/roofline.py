@@ -19,7 +19,7 @@ import time
 import numpy as np
 import torch
 
-from helpers.configs import _bytes, _whole, as_config, kv_cache_bytes
+from helpers.configs import _bytes, _whole, as_config, kv_cache_bytes, windowed_layers
 
 # ---------------------------------------------------------------------------- measuring
 
@@ -147,14 +147,17 @@ def _weights(c, n_params) -> int:
     return c.n_params if c.n_params is not None else estimate_params(c)
 
 
-def _attention_flops(c, pairs: int) -> int:
-    """Scores and weighted sums over all layers for `pairs` (query, key) pairs per head.
+def _attention_flops(c, local_pairs: int, global_pairs: int) -> int:
+    """Scores and weighted sums over all layers: `local_pairs` (query, key) pairs per head in
+    each windowed layer, `global_pairs` in each of the others (`windowed_layers`).
 
     Standard: q·k and p v, 2 d_head each. MLA decoding absorbs W_UK and W_UV (their FLOPs are
     in the weights'): scores over d_c + d_h^R and sums over d_c.
     """
     width = (2 * c.kv_latent + c.rope_head_dim) if c.is_mla else 2 * c.d_head
-    return 2 * c.n_layers * c.n_heads * width * pairs
+    local = windowed_layers(c)
+    layer_pairs = local * local_pairs + (c.n_layers - local) * global_pairs
+    return 2 * c.n_heads * width * layer_pairs
 
 
 def _step(flops: int, weight_bytes: int, kv_bytes: int, experts=None) -> dict:
@@ -168,7 +171,8 @@ def decode_step(config, T: int, batch: int = 1, bytes_per_value=2, n_params=None
     """One decoding step: `batch` sequences each add their T-th token.
 
     flops: 2 · (the weights one token uses) · batch (a multiply-add per weight and token) +
-        attention over the kept keys, min(T, window), for every head, layer and sequence.
+        attention over the kept keys, min(T, window) in a windowed layer and T in a global
+        one, for every head, layer and sequence.
     bytes: every weight the batch uses, read once (`weights_read`: all of them for a dense
         model, the touched experts' for a mixture of experts) + the KV cache of T tokens per
         sequence (the T - 1 cached positions read, the new one written).
@@ -177,8 +181,8 @@ def decode_step(config, T: int, batch: int = 1, bytes_per_value=2, n_params=None
     """
     c = as_config(config)
     T, batch = _whole("T", T), _whole("batch", batch)
-    kept = T if c.window is None else min(T, c.window)
-    flops = 2 * _weights(c, n_params) * batch + _attention_flops(c, kept) * batch
+    kept = T if c.window is None else min(T, c.window)  # keys a windowed layer reads
+    flops = 2 * _weights(c, n_params) * batch + _attention_flops(c, kept, T) * batch
     return _step(flops, weights_read(c, batch, n_params) * _bytes(bytes_per_value),
                  kv_cache_bytes(c, T, batch, bytes_per_value),
                  None if n_params is not None else experts_touched(c, batch))
@@ -188,8 +192,8 @@ def prefill_step(config, T: int, batch: int = 1, bytes_per_value=2, n_params=Non
     """Processing a prompt of T tokens in one pass, for `batch` sequences.
 
     flops: 2 · (the weights one token uses) · T · batch + causal attention: query i reads
-        min(i, window) keys (itself included). For MLA the scores are counted as in decoding
-        (absorbed).
+        min(i, window) keys (itself included) in a windowed layer, i in a global one. For MLA
+        the scores are counted as in decoding (absorbed).
     bytes: every weight the T · batch tokens use, read once (`weights_read`) + the KV cache of
         T tokens written per sequence (activations are left out: they can stay on chip, tile
         by tile).
@@ -197,8 +201,9 @@ def prefill_step(config, T: int, batch: int = 1, bytes_per_value=2, n_params=Non
     c = as_config(config)
     T, batch = _whole("T", T), _whole("batch", batch)
     reads = np.arange(1, T + 1) if c.window is None else np.minimum(np.arange(1, T + 1), c.window)
-    pairs = int(reads.sum())  # T (T + 1) / 2 without a window
-    flops = 2 * _weights(c, n_params) * T * batch + _attention_flops(c, pairs) * batch
+    pairs = int(reads.sum())  # in a windowed layer; T (T + 1) / 2 in a global one
+    flops = 2 * _weights(c, n_params) * T * batch \
+        + _attention_flops(c, pairs, T * (T + 1) // 2) * batch
     return _step(flops, weights_read(c, T * batch, n_params) * _bytes(bytes_per_value),
                  kv_cache_bytes(c, T, batch, bytes_per_value),
                  None if n_params is not None else experts_touched(c, T * batch))

@@ -20,6 +20,13 @@ trained on L positions has seen angles up to L · θ_i only. To run it at s · L
   the pairs with r > beta_fast and interpolate those with r < beta_slow; in between they
   differ (d = 128, L = 4096, s = 4: pair 32 is divided by 1.53 in the code, by 2.61 in the
   paper's form).
+- Llama 3.1's "llama3" scaling (Meta, shipped in Llama-3.1's config.json: rope_theta 500000,
+  factor 8, low_freq_factor 1, high_freq_factor 4, original_max_position_embeddings 8192) is
+  NTK-by-parts with the ramp set by wavelength: pairs whose wavelength is longer than
+  L / low_freq_factor are divided by s, those shorter than L / high_freq_factor are kept, and
+  in between θ' = (1 - smooth) θ / s + smooth θ with smooth = (L / λ - low) / (high - low).
+- dynamic NTK (Hugging Face's "dynamic" type) raises the base only once the sequence is
+  longer than L, by as much as its length T needs: base · (s T / L - (s - 1))^(d/(d-2)).
 Angles are NumPy float64; pass the frequencies to `helpers.positions.apply_rope(inv_freq=)`.
 """
 
@@ -148,3 +155,56 @@ def yarn_attention_scale(factor: float) -> float:
     the reference code has it: multiply q and k by it (the logits by its square)."""
     factor = _check_positive("factor", factor)
     return 1.0 if factor <= 1 else 0.1 * math.log(factor) + 1.0
+
+
+def llama3_inv_frequencies(d: int, factor: float = 8.0, original_max_len: int = 8192,
+                           base: float = 500000.0, low_freq_factor: float = 1.0,
+                           high_freq_factor: float = 4.0) -> np.ndarray:
+    """(d/2,) θ_i' of Llama 3.1's "llama3" RoPE scaling; the defaults are the shipped ones.
+
+    λ_i = 2π / θ_i. λ_i < L / high_freq_factor (fast pairs): θ_i kept; λ_i > L /
+    low_freq_factor (slow pairs): θ_i / factor; in between, θ_i' = (1 - smooth) θ_i / factor +
+    smooth θ_i with smooth = (L / λ_i - low_freq_factor) / (high_freq_factor - low_freq_factor),
+    which is 0 at λ = L / low and 1 at λ = L / high: a ramp in the turns L / λ, continuous.
+    The rule of `_compute_llama3_parameters` in Hugging Face transformers
+    (src/transformers/modeling_rope_utils.py), which Meta's llama-models code
+    (models/llama3/reference_impl/model.py, apply_scaling) also has.
+    """
+    factor = _check_positive("factor", factor)
+    L = _check_positive("original_max_len", original_max_len)
+    low = _check_positive("low_freq_factor", low_freq_factor)
+    high = _check_positive("high_freq_factor", high_freq_factor)
+    if not high > low:
+        raise ValueError(f"high_freq_factor must be larger than low_freq_factor; got "
+                         f"low_freq_factor={low_freq_factor}, high_freq_factor={high_freq_factor}")
+    theta = rope_inv_frequencies(d, base)  # (d/2,)
+    wavelength = 2 * math.pi / theta  # (d/2,)
+    smooth = (L / wavelength - low) / (high - low)  # (d/2,): 0 where slow, 1 where fast
+    blended = (1 - smooth) * theta / factor + smooth * theta
+    return np.where(wavelength < L / high, theta,
+                    np.where(wavelength > L / low, theta / factor, blended))
+
+
+def dynamic_ntk_base(d: int, factor: float, seq_len: int, original_max_len: int,
+                     base: float = 10000.0) -> float:
+    """The base dynamic NTK uses for a sequence of seq_len positions: `base` up to
+    original_max_len, then base · (factor · seq_len / L - (factor - 1))^(d/(d-2)).
+
+    The bracket is 1 at seq_len = L (the base grows continuously from there) and
+    factor² - factor + 1 at seq_len = factor · L.
+    As `_compute_dynamic_ntk_parameters` in Hugging Face transformers' modeling_rope_utils.py.
+    """
+    d, factor = _check_width(d), _check_positive("factor", factor)
+    L = _check_positive("original_max_len", original_max_len)
+    T = _check_positive("seq_len", seq_len)
+    base = _check_positive("base", base)
+    if d == 2:
+        raise ValueError("dynamic NTK needs d >= 4: with one pair, d/(d-2) divides by 0")
+    T = max(T, L)  # shorter sequences keep the trained base
+    return base * (factor * T / L - (factor - 1)) ** (d / (d - 2))
+
+
+def dynamic_ntk_inv_frequencies(d: int, factor: float, seq_len: int, original_max_len: int,
+                                base: float = 10000.0) -> np.ndarray:
+    """(d/2,) θ_i of RoPE with `dynamic_ntk_base`: unchanged up to original_max_len."""
+    return rope_inv_frequencies(d, dynamic_ntk_base(d, factor, seq_len, original_max_len, base))

@@ -36,7 +36,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from helpers.attention import softmax
-from helpers.configs import PRESETS, kv_cache_bytes
+from helpers.configs import ALL_PRESETS, kv_cache_bytes
 from helpers.heads import MultiHeadAttention
 from helpers.induction import (
     AttentionOnly,
@@ -659,14 +659,14 @@ def kv_cache_view(model: str = "Llama-3-8B", attention: str = "as published",
     from helpers.roofline import experts_touched, weights_read
 
     devices = DEVICES if devices is None else devices
-    if model not in PRESETS:
-        raise ValueError(f"model must be one of {list(PRESETS)}; got {model!r}")
+    if model not in ALL_PRESETS:
+        raise ValueError(f"model must be one of {list(ALL_PRESETS)}; got {model!r}")
     if number_format not in NUMBER_FORMATS:
         raise ValueError(f"number format must be one of {list(NUMBER_FORMATS)}; got "
                          f"{number_format!r}")
     if hardware not in devices:
         raise ValueError(f"hardware must be one of {list(devices)}; got {hardware!r}")
-    config = attention_variant(PRESETS[model], attention)
+    config = attention_variant(ALL_PRESETS[model], attention)
     if window != "as published":
         if window not in WINDOWS:
             raise ValueError(f"window must be 'as published' or one of {list(WINDOWS)}; got "
@@ -675,7 +675,7 @@ def kv_cache_view(model: str = "Llama-3-8B", attention: str = "as published",
     nbytes = NUMBER_FORMATS[number_format]
     contexts = np.array(CONTEXTS)
     cache = np.array([kv_cache_bytes(config, int(T), batch, nbytes) for T in contexts])
-    published = PRESETS[model]
+    published = ALL_PRESETS[model]
     weights = published.n_params * nbytes  # what the memory holds
     read = weights_read(published, batch) * nbytes  # what one step of the batch reads
     device = devices[hardware]
@@ -777,7 +777,7 @@ def kv_cache_explorer(model: str = "Llama-3-8B", attention: str = "as published"
     if context not in CONTEXTS:
         raise ValueError(f"context must be one of {CONTEXTS}; got {context!r}")
     controls = {
-        "model": widgets.Dropdown(options=list(PRESETS), value=model, description="model"),
+        "model": widgets.Dropdown(options=list(ALL_PRESETS), value=model, description="model"),
         "attention": widgets.Dropdown(options=ATTENTION_KINDS, value=attention,
                                       description="attention"),
         "context": widgets.SelectionSlider(options=CONTEXTS, value=context,

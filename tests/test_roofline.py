@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from helpers.blocks import FeedForward, count_parameters
-from helpers.configs import PRESETS
+from helpers.configs import PRESETS, PRESETS_2025
 from helpers.gqa import GroupedQueryAttention
 from helpers.latent import LatentAttention
 from helpers.roofline import (
@@ -113,6 +113,24 @@ def test_window_caps_decode_and_prefill():
     assert without["flops"] - with_window["flops"] == per_pair * ((1 + 2 + 3 + 4 + 5)
                                                                    - (1 + 2 + 3 + 3 + 3))
     assert with_window["kv_bytes"] == 32 * 3
+
+
+def test_local_and_global_layers_read_their_own_number_of_keys():
+    # 6 layers, 2 of them global, window 3: a naive loop over layers, queries and keys
+    mixed = {**SMALL, "n_layers": 6, "window": 3, "global_layers": 2}
+    per_pair = 2 * 4 * 4  # 2 FLOPs · heads · (2 · 2 d_head) per (query, key) pair and layer
+    kinds = ["local"] * 4 + ["global"] * 2
+    T = 7
+    decode_pairs = sum(min(T, 3) if kind == "local" else T for kind in kinds)
+    assert decode_step(mixed, T, n_params=10)["flops"] == 2 * 10 + per_pair * decode_pairs
+    prefill_pairs = sum(min(i, 3) if kind == "local" else i
+                        for kind in kinds for i in range(1, T + 1))
+    assert prefill_step(mixed, T, n_params=10)["flops"] == 2 * 10 * T + per_pair * prefill_pairs
+    # Gemma 3 at 32K: its 10 global layers do most of the attention work
+    gemma = PRESETS_2025["Gemma-3-27B"]
+    all_global = decode_step({**gemma.as_dict(), "window": None}, 32768, n_params=1)
+    assert decode_step(gemma, 32768, n_params=1)["flops"] - 2 == pytest.approx(
+        (all_global["flops"] - 2) * (52 * 1024 + 10 * 32768) / (62 * 32768))
 
 
 def test_a_mixture_of_experts_reads_the_experts_its_batch_touches():

@@ -1,6 +1,8 @@
 """helpers.rope_scaling: position interpolation, NTK-aware and YaRN frequencies for RoPE."""
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,7 +10,10 @@ import torch
 
 from helpers.positions import apply_rope
 from helpers.rope_scaling import (
+    dynamic_ntk_base,
+    dynamic_ntk_inv_frequencies,
     interpolated_rope_angles,
+    llama3_inv_frequencies,
     ntk_inv_frequencies,
     rope_angles,
     rope_inv_frequencies,
@@ -17,6 +22,9 @@ from helpers.rope_scaling import (
     yarn_inv_frequencies,
     yarn_ramp,
 )
+
+# Computed once by transformers' own functions (the command and version are in the file)
+REFERENCE = json.loads((Path(__file__).parent / "data" / "rope_reference.json").read_text())
 
 
 def test_inv_frequencies_and_angles_follow_the_formula():
@@ -159,6 +167,78 @@ def test_apply_rope_takes_per_sequence_positions_for_heads():
         np.testing.assert_allclose(y[b], apply_rope(x[b], positions[b]))
 
 
+def test_llama3_matches_transformers_compute_llama3_parameters():
+    ref = REFERENCE["llama3"]
+    params = ref["config"]["rope_parameters"]
+    d = ref["config"]["hidden_size"] // ref["config"]["num_attention_heads"]  # 128
+    ours = llama3_inv_frequencies(d, params["factor"], params["original_max_position_embeddings"],
+                                  params["rope_theta"], params["low_freq_factor"],
+                                  params["high_freq_factor"])
+    assert len(ref["inv_freq"]) == d // 2 == 64
+    np.testing.assert_allclose(ours, ref["inv_freq"], rtol=1e-6)  # theirs is float32
+    np.testing.assert_array_equal(ours, llama3_inv_frequencies(128))  # the shipped defaults
+
+
+def test_llama3_keeps_fast_pairs_divides_slow_ones_by_8_and_blends_between():
+    d, L = 128, 8192
+    theta = rope_inv_frequencies(d, 500000.0)
+    ratio = llama3_inv_frequencies(d) / theta
+    wavelength = 2 * math.pi / theta
+    fast, slow = wavelength < L / 4, wavelength > L / 1  # shorter than 2048, longer than 8192
+    np.testing.assert_array_equal(ratio[fast], 1.0)
+    np.testing.assert_allclose(ratio[slow], 1 / 8, rtol=1e-15)
+    middle = ~fast & ~slow
+    # Llama 3.1: pairs 0-28 kept, 35-63 divided by 8, the 6 pairs 29-34 blended
+    assert list(np.flatnonzero(middle)) == [29, 30, 31, 32, 33, 34]
+    assert (np.diff(ratio) <= 0).all() and (np.diff(ratio[middle]) < 0).all()
+    assert ((ratio[middle] < 1) & (ratio[middle] > 1 / 8)).all()
+    # one middle pair by hand: smooth = (L / λ - 1) / (4 - 1), θ' = (1 - smooth) θ / 8 + smooth θ
+    smooth = (L / wavelength[32] - 1) / 3
+    assert ratio[32] == pytest.approx((1 - smooth) / 8 + smooth, rel=1e-12)
+    # continuous at both edges: d = 4, base 100 gives λ = 2π and 20π; with L = 20π and
+    # high_freq_factor 10 the first sits on L / high (kept) and the second on L / low (÷ 8)
+    edges = llama3_inv_frequencies(4, 8.0, 20 * math.pi, 100.0, 1.0, 10.0)
+    np.testing.assert_allclose(edges, [1.0, 0.1 / 8], rtol=1e-12)
+
+
+def test_llama3_with_equal_wavelength_thresholds_is_a_step():
+    # low = high is refused; close to it, the blend is a steep ramp between the two regimes
+    with pytest.raises(ValueError, match="high_freq_factor must be larger"):
+        llama3_inv_frequencies(64, low_freq_factor=2.0, high_freq_factor=2.0)
+    ratio = llama3_inv_frequencies(64, low_freq_factor=1.0, high_freq_factor=1.0001) / \
+        rope_inv_frequencies(64, 500000.0)
+    assert set(np.round(ratio, 9)) <= {1.0, 0.125}
+
+
+def test_dynamic_ntk_matches_transformers_at_every_length():
+    ref = REFERENCE["dynamic_ntk"]
+    cfg = ref["config"]
+    d = cfg["hidden_size"] // cfg["num_attention_heads"]
+    factor, base = cfg["rope_parameters"]["factor"], cfg["rope_parameters"]["rope_theta"]
+    for seq_len, theirs in ref["inv_freq_by_seq_len"].items():
+        ours = dynamic_ntk_inv_frequencies(d, factor, int(seq_len), cfg["max_position_embeddings"],
+                                           base)
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6, err_msg=seq_len)
+
+
+def test_dynamic_ntk_base_follows_the_formula():
+    # up to the trained length the base is unchanged, so RoPE is exactly the plain one
+    assert dynamic_ntk_base(128, 4.0, 100, 4096) == 10000.0
+    assert dynamic_ntk_base(128, 4.0, 4096, 4096) == 10000.0
+    np.testing.assert_array_equal(dynamic_ntk_inv_frequencies(128, 4.0, 4096, 4096),
+                                  rope_inv_frequencies(128))
+    # at 2 L: 4 · 2 - 3 = 5, raised to d / (d - 2) = 64 / 62
+    assert dynamic_ntk_base(64, 4.0, 8192, 4096) == pytest.approx(1e4 * 5 ** (64 / 62), rel=1e-12)
+    # at s L: the bracket is s² - s + 1; the slowest pair then turns slower than plain NTK's
+    assert dynamic_ntk_base(64, 4.0, 4 * 4096, 4096) == pytest.approx(1e4 * 13 ** (64 / 62))
+    slowest = dynamic_ntk_inv_frequencies(64, 4.0, 4 * 4096, 4096)[-1]
+    assert slowest < ntk_inv_frequencies(64, 4.0)[-1]
+    bases = [dynamic_ntk_base(64, 4.0, T, 4096) for T in (4096, 5000, 8192, 65536)]
+    assert (np.diff(bases) > 0).all()
+    with pytest.raises(ValueError, match="d >= 4"):
+        dynamic_ntk_base(2, 2.0, 10, 4)
+
+
 @pytest.mark.parametrize("call, match", [
     (lambda: rope_inv_frequencies(7), "even positive head width"),
     (lambda: interpolated_rope_angles(np.arange(3), 8, 0), "factor must be a positive number"),
@@ -167,6 +247,11 @@ def test_apply_rope_takes_per_sequence_positions_for_heads():
     (lambda: yarn_attention_scale(0), "factor must be a positive"),
     (lambda: yarn_inv_frequencies(8, 2.0, 64, ramp="linear"), "ramp must be one of"),
     (lambda: yarn_correction_range(8, 64, beta_fast=1, beta_slow=2), "beta_fast must be larger"),
+    (lambda: llama3_inv_frequencies(8, factor=0), "factor must be a positive"),
+    (lambda: llama3_inv_frequencies(7), "even positive head width"),
+    (lambda: llama3_inv_frequencies(8, low_freq_factor=-1), "low_freq_factor must be a positive"),
+    (lambda: dynamic_ntk_base(8, 2.0, 0, 64), "seq_len must be a positive"),
+    (lambda: dynamic_ntk_inv_frequencies(8, 2.0, 10, "64"), "original_max_len must be a positive"),
 ])
 def test_errors(call, match):
     with pytest.raises(ValueError, match=match):

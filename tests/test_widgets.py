@@ -473,6 +473,27 @@ def test_kv_cache_explorer_responds_to_its_controls():
     assert list(W.kv_cache_explorer().controls["hardware"].options) == list(W.DEVICES)
 
 
+def test_kv_cache_explorer_offers_every_preset_and_each_one_renders():
+    from helpers.configs import ALL_PRESETS, PRESETS, PRESETS_2025, kv_cache_bytes
+
+    explorer = W.kv_cache_explorer()
+    assert list(explorer.controls["model"].options) == list(ALL_PRESETS)
+    assert set(ALL_PRESETS) == set(PRESETS) | set(PRESETS_2025)
+    assert {"Gemma-3-27B", "gpt-oss-120b", "DeepSeek-V3", "Qwen3-235B-A22B"} <= set(PRESETS_2025)
+    for name in ALL_PRESETS:
+        for kind in W.ATTENTION_KINDS:
+            view = W.kv_cache_view(name, kind, context=131072)
+            assert view["cache_at_context"] == kv_cache_bytes(view["config"], 131072, 1, 2)
+            assert name in W.describe_kv_cache(view)
+    # Gemma 3's local layers cap at 1024, its 10 global ones do not; "none" lifts the window
+    gemma = W.kv_cache_view("Gemma-3-27B", context=131072)
+    assert gemma["cache_at_context"] == (52 * 1024 + 10 * 131072) * 16 * 128 * 2 * 2
+    assert W.kv_cache_view("Gemma-3-27B", context=131072, window="none")["cache_at_context"] \
+        == 62 * 131072 * 16 * 128 * 2 * 2
+    explorer.controls["model"].value = "gpt-oss-120b"
+    assert explorer.view["config"].global_layers == 18 and "gpt-oss-120b" in explorer.text
+
+
 def test_kv_cache_view_a_mixture_of_experts_reads_the_experts_its_batch_touches():
     ds = W.kv_cache_view("DeepSeek-V2", context=8192, hardware="B200 (180 GB, 7.7 TB/s)",
                          devices={**W.DEVICES, "B200 (180 GB, 7.7 TB/s)": {"bandwidth": 7.7e12,
