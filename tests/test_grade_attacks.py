@@ -16,8 +16,9 @@ course writes to the copy. Four grader runs, started side by side by one module 
   notebook (every path to them a student could find), then, in a second run, an untouched
   stub and a solved control are graded: the victim's grade must not change, the attacker is
   flagged (`changed_course_files`, every exercise `tampered`);
-- "unmatched": a file named like no lesson (`Copy of 02_one_row.ipynb`) beside a solved
-  control: it appears in every report and the exit status is 1.
+- "unmatched": a file that neither its name, its metadata nor its check cells tie to a
+  lesson (`draft.ipynb`: lesson 02's answers, its checks deleted) beside a solved control:
+  it appears in every report and the exit status is 1.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ COURSE_PARTS = ("helpers", "solutions", "exercises", "data", "pyproject.toml")
 LESSON_NAMES = sorted(p.stem for p in (ROOT / "solutions").glob("*.ipynb"))
 ONE_ROW = ("ex1", "ex2", "ex3", "ex4", "ex5")
 MARKER = "appended by a submission (tests/test_grade_attacks.py)"  # in what attack 7 writes
-UNMATCHED = "Copy of 02_one_row.ipynb"
+UNMATCHED = "draft.ipynb"
 CONTROLS = {  # run -> {file name: lesson}: solved notebooks named like students' files
     "main": {"01_qkv-ana.ipynb": "01_qkv", "05_multi_head-chloe.ipynb": "05_multi_head"},
     "victim": {"02_one_row-ben.ipynb": "02_one_row"},
@@ -106,6 +107,14 @@ def _stub(course: Path, lesson: str):
 
 def _solved(course: Path, lesson: str):
     return fill_solutions(_stub(course, lesson), _read(course / "solutions" / f"{lesson}.ipynb"))
+
+
+def _unidentifiable(course: Path, lesson: str):
+    """A lesson's answers with nothing that says which lesson: no check cells, no metadata."""
+    nb = _solved(course, lesson)
+    nb.cells = [c for c in nb.cells if not c.get("id", "").endswith("-check")]
+    nb.metadata.pop("course", None)
+    return nb
 
 
 def _answers(nb, **sources):
@@ -640,7 +649,7 @@ def runs(tmp_path_factory):
 
     course = courses["unmatched"]
     unmatched = Run(course, base / "unmatched" / "class", base / "unmatched" / "out", 1)
-    _write_folder(unmatched.folder, {UNMATCHED: _solved(course, "02_one_row"), **{
+    _write_folder(unmatched.folder, {UNMATCHED: _unidentifiable(course, "02_one_row"), **{
         name: _solved(course, lesson) for name, lesson in CONTROLS["unmatched"].items()}})
 
     course = courses["main"]
