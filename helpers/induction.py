@@ -373,6 +373,42 @@ def induction_score(weights, span: int, prefix: int = 0):
     return _mean_last(_diagonal(weights, span - 1)[..., prefix + 1 :])  # queries prefix+span..
 
 
+def prefix_matching_score(weights: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+    """(..., B, H, T, T) patterns of a batch ids (B, T) -> (..., H): the prefix-matching score
+    of Olsson et al. (2022), found from the tokens rather than from the layout.
+
+    Query i's matches are the keys k <= i - 1 preceded by i's own token (ids[k - 1] == ids[i]),
+    the tokens that followed an earlier occurrence of it; its score is the total weight on
+    them, averaged over every (row, query) that has a match. (k = i, a token right after a copy
+    of itself, is left out: the query itself is no earlier key.)
+
+    On a repeated span with no token twice (nor a padding token equal to one) the matches of
+    the second copy are exactly `induction_score`'s keys t - span + 1, and the first copy has
+    none, so the two agree. On random spans they differ slightly: a token drawn twice by chance
+    gives a match in the first copy too, and a second-copy query two keys, both counted here.
+    ARENA's detector (the mean of the whole diagonal -(span - 1) of a BOS + span + span
+    pattern) also counts two first-copy queries, one of them reading BOS.
+    """
+    weights = _check_pattern(weights, "prefix_matching_score")
+    if not isinstance(ids, torch.Tensor) or ids.ndim != 2 or weights.ndim < 4 or (
+            tuple(weights.shape[-4:-2]) != (ids.shape[0], weights.shape[-3])
+            or weights.shape[-1] != ids.shape[1]):
+        raise ValueError(
+            f"prefix_matching_score expects ids (B, T) and patterns (..., B, H, T, T) of those "
+            f"rows; got ids {tuple(getattr(ids, 'shape', ()))}, patterns "
+            f"{tuple(weights.shape)}")
+    T = ids.shape[1]
+    preceded_by = torch.zeros(ids.shape[0], T, T, dtype=torch.bool)  # (B, query i, key k)
+    preceded_by[:, :, 1:] = ids[:, :, None] == ids[:, None, :-1]     # ids[k - 1] == ids[i]
+    matches = preceded_by & torch.ones(T, T, dtype=torch.bool).tril(diagonal=-1)  # k <= i - 1
+    on_matches = (weights * matches[:, None]).sum(-1)  # (..., B, H, T): weight on the matches
+    has_match = matches.any(-1)[:, None]                # (B, 1, T)
+    if not has_match.any():
+        raise ValueError("prefix_matching_score: no token of ids occurs twice, so no query "
+                         "has an earlier occurrence to match")
+    return (on_matches * has_match).sum((-3, -1)) / has_match.sum()
+
+
 def first_token_score(weights):
     """(..., T, T) -> (...): mean over queries t >= 1 of the weight on key 0 (a "sink").
 
@@ -544,6 +580,33 @@ def training_batch(batch: int, span: int, min_span: int, vocab_size: int,
                             prefix=start + 2 * (span - s), bos=bos)
         for s in range(min_span, span + 1) if (lengths == s).any()
     ])
+
+
+def probe_batch(model: AttentionOnly, rows: int = 128, span: int = TRAINING["span"],
+                seed: int = 20_000) -> torch.Tensor:
+    """(rows, 1 + 2·span): a fixed batch to measure a model on while it trains, BOS + a span
+    + the span again, drawn from its own generator (seed), so measuring never touches the
+    training batches' generator."""
+    return repeated_span_batch(rows, span, model.vocab_size, torch.Generator().manual_seed(seed),
+                               prefix=1, bos=bos_id(model))
+
+
+@torch.no_grad()
+def probe(model: AttentionOnly, ids: torch.Tensor, span: int) -> dict:
+    """What `probe_batch` rows (BOS + span + span) say about a model, as plain floats for a
+    JSON record: "previous_token", "induction", "prefix_matching" (each n_layers lists of
+    n_heads scores) and "first_copy_loss", "second_copy_loss". Leaves the model's train/eval
+    mode as it found it."""
+    was_training = model.training
+    try:
+        w = attention_patterns(model, ids)  # (L, B, H, T, T)
+        first, second = copy_losses(model, ids, span, prefix=1)
+    finally:
+        model.train(was_training)
+    return {"previous_token": previous_token_score(w).mean(dim=1).tolist(),
+            "induction": induction_score(w, span, prefix=1).mean(dim=1).tolist(),
+            "prefix_matching": prefix_matching_score(w, ids).tolist(),
+            "first_copy_loss": first, "second_copy_loss": second}
 
 
 def fit(model: AttentionOnly, steps: int, seed: int = 0, threads: int = 2, on_step=None, *,

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
 from pathlib import Path
 
@@ -60,6 +61,19 @@ def path(name: str, weights_dir=None) -> Path:
     if not isinstance(name, str) or not name or "/" in name or "\\" in name or name[0] == ".":
         raise ValueError(f"name must be a plain model name such as 'charlm'; got {name!r}")
     return folder(weights_dir) / f"{name}.pt"
+
+
+def history_path(name: str, weights_dir=None) -> Path:
+    """<weights_dir>/<name>.history.json: what the train command measured while it trained."""
+    return path(name, weights_dir).with_suffix(".history.json")
+
+
+def load_history(name: str, weights_dir=None) -> dict:
+    """The verified training record of <name>: every step's loss and, every few steps, the
+    measures the train command's probe took (helpers/grade/train.py), checked against
+    SHA256SUMS (or SHA256SUMS.rebuilt) like the weights."""
+    data, _ = _verified_file(history_path(name, weights_dir), name, weights_dir)
+    return json.loads(data)
 
 
 def sha256(data: bytes) -> str:
@@ -99,7 +113,10 @@ def origin(name: str, weights_dir=None) -> str:
 
 
 def _verified(name: str, weights_dir=None) -> tuple[bytes, str]:
-    file = path(name, weights_dir)
+    return _verified_file(path(name, weights_dir), name, weights_dir)
+
+
+def _verified_file(file: Path, name: str, weights_dir=None) -> tuple[bytes, str]:
     expected = read_sums(weights_dir).get(file.name)
     rebuilt = read_sums(weights_dir, REBUILT).get(file.name)
     if expected is None and rebuilt is None:

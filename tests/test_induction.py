@@ -378,3 +378,73 @@ def test_ending_induction_score_is_the_induction_score_of_a_repeated_span():
     for start, distance in ((4, 1), (2, 3), (6, 3), (4.0, 3)):
         with pytest.raises(ValueError, match="need 2 <= distance <= start < T = 6"):
             ind.ending_induction_score(w, start, distance)
+
+
+# ---------------------------------------------------------------- prefix matching
+
+
+def _prefix_matching_by_loop(w, ids):
+    """w (B, H, T, T): for each row and query with an earlier occurrence, the weight on every
+    key that follows an occurrence of the query's token, pooled over all such queries."""
+    B, H, T, _ = w.shape
+    total, count = torch.zeros(H, dtype=w.dtype), 0
+    for b in range(B):
+        for i in range(T):
+            keys = [j + 1 for j in range(i - 1) if ids[b, j] == ids[b, i]]  # j + 1 <= i - 1
+            if keys:
+                total += w[b, :, i, keys].sum(-1)
+                count += 1
+    return total / count
+
+
+def test_prefix_matching_score_by_a_loop():
+    ids = _ids(batch=4, T=12, vocab=4, seed=3)            # 4 tokens: many repeats
+    w = torch.softmax(torch.randn(4, 3, 12, 12, generator=torch.Generator().manual_seed(0))
+                      .masked_fill(~torch.ones(12, 12, dtype=torch.bool).tril(), -torch.inf), -1)
+    torch.testing.assert_close(ind.prefix_matching_score(w, ids), _prefix_matching_by_loop(w, ids))
+    stacked = torch.stack([w, w.flip(1)])                 # (2, B, H, T, T): leading axes kept
+    torch.testing.assert_close(ind.prefix_matching_score(stacked, ids)[1],
+                               _prefix_matching_by_loop(w, ids).flip(0))
+
+
+def test_prefix_matching_is_the_induction_score_when_no_token_repeats_by_chance():
+    span, B = 7, 5
+    g = torch.Generator().manual_seed(0)
+    spans = torch.stack([torch.randperm(30, generator=g)[:span] for _ in range(B)])  # distinct
+    ids = torch.cat([torch.full((B, 1), 30), spans, spans], dim=1)  # BOS 30 + span + span
+    model = AttentionOnly(31, **dict(SMALL, max_len=15))
+    w = ind.attention_patterns(model, ids)                # (L, B, H, T, T)
+    torch.testing.assert_close(ind.prefix_matching_score(w, ids),
+                               ind.induction_score(w, span, prefix=1).mean(1))
+    # a chance repeat inside the span adds matches the diagonal does not see
+    ids[:, 3] = ids[:, 1]
+    ids[:, 1 + span + 2] = ids[:, 1 + span]
+    assert not torch.allclose(ind.prefix_matching_score(ind.attention_patterns(model, ids), ids),
+                              ind.induction_score(w, span, prefix=1).mean(1))
+
+
+def test_prefix_matching_score_rejects_what_it_cannot_score():
+    w = torch.full((1, 1, 4, 4), 0.25)
+    with pytest.raises(ValueError, match="no token of ids occurs twice"):
+        ind.prefix_matching_score(w, torch.tensor([[0, 1, 2, 3]]))
+    with pytest.raises(ValueError, match="patterns \\(..., B, H, T, T\\)"):
+        ind.prefix_matching_score(w, torch.tensor([[0, 1, 0]]))
+    with pytest.raises(ValueError, match="patterns \\(..., B, H, T, T\\)"):
+        ind.prefix_matching_score(w[0], torch.tensor([[0, 1, 0, 1]]))
+
+
+def test_probe_reads_a_fixed_batch_and_leaves_the_training_alone():
+    model = AttentionOnly(20, **dict(SMALL, max_len=13)).train()
+    rows = ind.probe_batch(model, rows=6, span=6)
+    assert torch.equal(rows, ind.probe_batch(model, rows=6, span=6)) and (rows[:, 0] == 19).all()
+    torch.manual_seed(0)
+    before = torch.rand(1)
+    torch.manual_seed(0)
+    measured = ind.probe(model, rows, 6)
+    assert torch.equal(torch.rand(1), before) and model.training   # no global draw, mode kept
+    scores = ind.head_scores(model, rows, 6, prefix=1)
+    np.testing.assert_allclose(measured["induction"], scores["induction"], rtol=1e-6)
+    np.testing.assert_allclose(measured["previous_token"], scores["previous_token"], rtol=1e-6)
+    assert (measured["first_copy_loss"], measured["second_copy_loss"]) == pytest.approx(
+        ind.copy_losses(model, rows, 6, prefix=1))
+    assert np.shape(measured["prefix_matching"]) == (2, 2)

@@ -1,12 +1,14 @@
 """helpers.pretrained and helpers.grade.train: the shipped weights, their checksum, the command."""
 
 import hashlib
+import json
 import math
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -191,3 +193,25 @@ def test_ship_records_the_file_as_the_shipped_one(tmp_path):
     result = build("induction", steps=2, out=tmp_path, threads=1, progress=False, ship=True)
     assert pretrained.read_sums(tmp_path)["induction.pt"] == result["sha256"]
     assert pretrained.origin("induction", tmp_path) == "shipped"
+
+
+def test_the_training_history_is_recorded_without_changing_the_weights(tmp_path):
+    """The induction target's probe measures at step 0, every 25 steps and the last, on a batch
+    of its own: the weights are byte for byte those of the same run without a probe, and the
+    history is checksummed and verified like them."""
+    with_probe = build("induction", steps=26, out=tmp_path / "a", threads=1, progress=False)
+    target = TARGETS["induction"]
+    plain, _ = target.build(0)
+    target.fit(plain, 26, 0, 1, None)                      # the same run, nothing measured
+    saved = pretrained.load_saved("induction", tmp_path / "a")["state_dict"]
+    assert all(torch.equal(saved[k], v) for k, v in plain.state_dict().items())
+    history = pretrained.load_history("induction", tmp_path / "a")
+    assert history["measured_steps"] == [0, 25, 26] and len(history["train_loss"]) == 26
+    assert np.shape(history["induction"]) == (3, 2, 2)
+    assert history["train_loss"][0] == pytest.approx(with_probe["first_step_loss"], rel=1e-4)
+    sums = pretrained.read_sums(tmp_path / "a", pretrained.REBUILT)
+    assert set(sums) == {"induction.pt", "induction.history.json"}
+    file = pretrained.history_path("induction", tmp_path / "a")
+    file.write_text(json.dumps(dict(history, seed=1)))
+    with pytest.raises(pretrained.WeightsError, match="not the shipped one"):
+        pretrained.load_history("induction", tmp_path / "a")

@@ -9,6 +9,9 @@ command shows its progress on stderr, prints the final train and validation loss
 <DIR>/<NAME>.pt (DIR defaults to data/weights, or $COURSE_WEIGHTS_DIR) and records its SHA-256
 in <DIR>/SHA256SUMS.rebuilt, so that `helpers.pretrained.load` accepts it as a rebuild; with
 --ship (for the course's maintainers) in <DIR>/SHA256SUMS, as the file the course ships.
+A target with a probe (induction) also writes <DIR>/<NAME>.history.json, every step's loss and
+the probe's measures every few steps, taken without gradients on a batch of their own so that
+the weights are the bytes of a run without it; its checksum goes in the same record.
 
 Each model is one entry of TARGETS: how to build it, train it and measure it:
     charlm     lesson 08's character model, trained longer (lessons 10 and 11)
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import sys
 import time
 from collections.abc import Callable
@@ -43,6 +47,11 @@ class Target:
     build: Callable[[int], tuple[nn.Module, dict]]
     fit: Callable[..., list[float]]
     evaluate: Callable[[nn.Module], dict[str, float]]
+    # probe(model) -> measure, measure(model) -> {name: JSON value}: what to record every
+    # `probe_every` steps into <name>.history.json (None: no history). It must not touch the
+    # training's generator or weights: the same run gives the same weights with or without it.
+    probe: Callable[[nn.Module], Callable[[nn.Module], dict]] | None = None
+    probe_every: int = 0
 
 
 # ---- charlm: lesson 08's character model, two layers, 128 characters, trained longer ----
@@ -113,6 +122,13 @@ def _induction_evaluate(model):
     return {"train": train_loss.item(), "validation": second}
 
 
+def _induction_probe(model):
+    """Measure on a fixed batch of its own (induction.probe_batch: 128 rows of BOS + a span of
+    16 twice, seed 20 000), with no gradient: every head's scores and both copies' losses."""
+    rows, span = induction.probe_batch(model), induction.TRAINING["span"]
+    return lambda m: induction.probe(m, rows, span)
+
+
 TARGETS: dict[str, Target] = {
     "charlm": Target(
         description="lesson 08's TinyGPT, 2 layers, 128 characters, on alice.txt's first 90%",
@@ -127,6 +143,8 @@ TARGETS: dict[str, Target] = {
         build=_induction_build,
         fit=_induction_fit,
         evaluate=_induction_evaluate,
+        probe=_induction_probe,
+        probe_every=25,
     ),
 }
 
@@ -177,9 +195,20 @@ def build(name: str, steps: int | None = None, seed: int = 0, out=None, threads:
 
     model, fields = target.build(seed)
     bar = Progress(name, steps) if progress else None
+    measure = None if target.probe is None else target.probe(model)
+    measured_steps = {}  # step -> measure(model) after that step (0: before training)
+
+    def on_step(step, loss):
+        if bar is not None:
+            bar(step, loss)
+        if measure is not None and (step % target.probe_every == 0 or step == steps):
+            measured_steps[step] = measure(model)
+
+    if measure is not None:
+        measured_steps[0] = measure(model)
     start = time.monotonic()
     try:
-        losses = target.fit(model, steps, seed, threads, bar)
+        losses = target.fit(model, steps, seed, threads, on_step)
     finally:
         if bar is not None:
             bar.close()
@@ -204,9 +233,34 @@ def build(name: str, steps: int | None = None, seed: int = 0, out=None, threads:
     record_file = pretrained.SUMS if ship else pretrained.REBUILT
     sums = pretrained.read_sums(out, record_file)
     sums[file.name] = digest
+    history_file = None
+    if measure is not None:
+        history = history_record(losses, measured_steps, target.probe_every, seed)
+        history_file = pretrained.history_path(name, out)
+        history_data = json.dumps(history, indent=1).encode("ascii") + b"\n"
+        history_file.write_bytes(history_data)
+        sums[history_file.name] = pretrained.sha256(history_data)
     pretrained.write_sums(sums, out, record_file)
     return dict(record, seconds=seconds, file=str(file), sha256=digest,
-                same_as_shipped=digest == shipped, shipped_sha256=shipped)
+                same_as_shipped=digest == shipped, shipped_sha256=shipped,
+                history_file=None if history_file is None else str(history_file))
+
+
+def history_record(losses: list[float], measured_steps: dict, every: int, seed: int) -> dict:
+    """The JSON record of a run: every step's training loss (5 significant digits) and, at
+    step 0, every `every` steps and the last, the probe's measures (rounded to 4 digits)."""
+
+    def rounded(value):
+        if isinstance(value, list):
+            return [rounded(v) for v in value]
+        return round(float(value), 4)
+
+    steps = sorted(measured_steps)
+    names = list(measured_steps[steps[0]]) if steps else []
+    return {"seed": int(seed), "steps": len(losses), "probe_every": int(every),
+            "train_loss": [float(f"{loss:.5g}") for loss in losses],
+            "measured_steps": steps,
+            **{name: [rounded(measured_steps[s][name]) for s in steps] for name in names}}
 
 
 def main(argv=None) -> int:
@@ -235,6 +289,8 @@ def main(argv=None) -> int:
     print(f"final train loss {result['train_loss']:.4f} | "
           f"validation loss {result['validation_loss']:.4f}")
     print(f"wrote {result['file']}\nsha256 {result['sha256']}")
+    if result["history_file"]:
+        print(f"wrote {result['history_file']} (the measures taken while it trained)")
     if args.ship:
         print("recorded in SHA256SUMS as the file the course ships")
     elif result["same_as_shipped"]:
