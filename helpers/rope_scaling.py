@@ -161,6 +161,14 @@ def llama3_inv_frequencies(d: int, factor: float = 8.0, original_max_len: int = 
                            base: float = 500000.0, low_freq_factor: float = 1.0,
                            high_freq_factor: float = 4.0) -> np.ndarray:
     """(d/2,) θ_i' of Llama 3.1's "llama3" RoPE scaling; the defaults are the shipped ones.
+    `llama3_scaled` applied to RoPE's θ_i = base^(-2i/d)."""
+    return llama3_scaled(rope_inv_frequencies(d, base), factor, original_max_len,
+                         low_freq_factor, high_freq_factor)
+
+
+def llama3_scaled(inv_freq, factor: float = 8.0, original_max_len: int = 8192,
+                  low_freq_factor: float = 1.0, high_freq_factor: float = 4.0) -> np.ndarray:
+    """(d/2,) frequencies θ_i -> a new (d/2,) array of their "llama3" scaled θ_i'.
 
     λ_i = 2π / θ_i. λ_i < L / high_freq_factor (fast pairs): θ_i kept; λ_i > L /
     low_freq_factor (slow pairs): θ_i / factor; in between, θ_i' = (1 - smooth) θ_i / factor +
@@ -177,7 +185,10 @@ def llama3_inv_frequencies(d: int, factor: float = 8.0, original_max_len: int = 
     if not high > low:
         raise ValueError(f"high_freq_factor must be larger than low_freq_factor; got "
                          f"low_freq_factor={low_freq_factor}, high_freq_factor={high_freq_factor}")
-    theta = rope_inv_frequencies(d, base)  # (d/2,)
+    theta = np.asarray(inv_freq, dtype=float)  # (d/2,)
+    if theta.ndim != 1 or not (theta > 0).all():
+        raise ValueError(f"inv_freq must be a 1-D array of positive frequencies; got "
+                         f"shape {theta.shape}")
     wavelength = 2 * math.pi / theta  # (d/2,)
     smooth = (L / wavelength - low) / (high - low)  # (d/2,): 0 where slow, 1 where fast
     blended = (1 - smooth) * theta / factor + smooth * theta
