@@ -591,3 +591,92 @@ def test_a_score_s_own_type_error_is_left_alone():
 
     with pytest.raises(TypeError, match="len"):
         induction.check_previous_token_score(wrong)
+
+
+# ---------------------------------------------------------------- ex5, ex6 (issue 22)
+
+
+def prefix_loops(weights, ids):
+    sums = []
+    for i in range(len(ids)):
+        keys = [j for j in range(1, i) if ids[j - 1] == ids[i]]
+        if keys:
+            sums.append(weights[i, keys].sum())
+    return float(np.mean(sums)) if sums else 0.0
+
+
+def prefix_vectorised(weights, ids):
+    ids = np.asarray(ids)
+    T = len(ids)
+    match = np.zeros((T, T), dtype=bool)
+    match[:, 1:] = ids[:, None] == ids[None, :-1]  # ids[j - 1] == ids[i]
+    match &= np.tri(T, k=-1, dtype=bool)           # j < i
+    has = match.any(1)
+    return float((weights * match).sum(1)[has].mean()) if has.any() else 0.0
+
+
+def prefix_torch(weights, ids):
+    w, t = torch.as_tensor(weights), torch.as_tensor(ids)
+    T = len(t)
+    match = torch.zeros(T, T, dtype=torch.bool)
+    match[:, 1:] = t[:, None] == t[None, :-1]
+    match &= torch.ones(T, T, dtype=torch.bool).tril(-1)
+    has = match.any(1)
+    return (w * match).sum(1)[has].mean().item() if has.any() else 0.0
+
+
+def mean_ablate(head_out, reference):
+    return reference.mean(dim=0).expand_as(head_out).clone()
+
+
+def mean_ablate_repeat(head_out, reference):
+    return reference.mean(0, keepdim=True).repeat(head_out.shape[0], 1, 1)
+
+
+def mean_ablate_view(head_out, reference):
+    """An expanded view of a NEW tensor (the mean), not of the reference: allowed."""
+    return reference.sum(0, keepdim=True).div(reference.shape[0]).expand(*head_out.shape)
+
+
+NEW_REFERENCES = [
+    (induction.check_prefix_matching_score, prefix_loops),
+    (induction.check_prefix_matching_score, prefix_vectorised),
+    (induction.check_prefix_matching_score, prefix_torch),
+    (induction.check_mean_ablate, mean_ablate),
+    (induction.check_mean_ablate, mean_ablate_repeat),
+    (induction.check_mean_ablate, mean_ablate_view),
+]
+test_new_right_answer_passes, test_new_stub_propagates = contract_tests(NEW_REFERENCES)
+
+
+@pytest.mark.parametrize("check, answer", NEW_REFERENCES, ids=lambda x: x.__name__)
+def test_new_right_answers_pass_when_grading(check, answer, capsys):
+    core.set_grading_seed(99)
+    try:
+        check(answer)
+    finally:
+        core.set_grading_seed(None)
+    assert capsys.readouterr().out.startswith("✔")
+
+
+def test_new_library_helpers_are_refused():
+    from helpers.induction import prefix_matching_score
+
+    def with_library(weights, ids):
+        return float(prefix_matching_score(torch.as_tensor(weights)[None, None],
+                                           torch.as_tensor(ids)[None]))
+
+    with pytest.raises(AssertionError, match="your function calls") as info:
+        induction.check_prefix_matching_score(with_library)
+    assert info.value.diagnosis == "rule.forbidden-call"
+
+
+def test_no_match_must_give_zero():
+    def nan_when_none(weights, ids):
+        score = prefix_loops(weights, ids)
+        return score if score else float("nan")
+
+    with pytest.raises(AssertionError, match="return 0.0") as info:
+        induction.check_prefix_matching_score(nan_when_none)
+    assert info.value.diagnosis == "induction.prefix-no-match"
+

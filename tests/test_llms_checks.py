@@ -386,3 +386,174 @@ def test_a_shape_error_on_the_same_sizes_is_not_called_hard_coded():
                                                "\\(6,\\)") as info:
         check_g(lambda x: x + np.zeros(4))
     assert info.value.diagnosis == "generic.hard-coded-size"
+
+
+# ---------------------------------------------------------------- ex6-ex8 (issue 22)
+
+
+def llama3(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+           original_max_len=8192):
+    wavelength = 2 * math.pi / inv_freq
+    smooth = (original_max_len / wavelength - low_freq_factor) / (high_freq_factor
+                                                                  - low_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    return np.where(wavelength < original_max_len / high_freq_factor, inv_freq,
+                    np.where(wavelength > original_max_len / low_freq_factor,
+                             inv_freq / factor, blended))
+
+
+def llama3_loop(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                original_max_len=8192):
+    """Meta's apply_scaling, one pair at a time, in float32 when given float32."""
+    out = []
+    for theta in inv_freq:
+        lam = 2 * math.pi / theta
+        if lam < original_max_len / high_freq_factor:
+            out.append(theta)
+        elif lam > original_max_len / low_freq_factor:
+            out.append(theta / factor)
+        else:
+            s = (original_max_len / lam - low_freq_factor) / (high_freq_factor - low_freq_factor)
+            out.append((1 - s) * theta / factor + s * theta)
+    return np.array(out, dtype=np.asarray(inv_freq).dtype)
+
+
+def llama3_torch_clamped(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                         original_max_len=8192):
+    """One formula everywhere: smooth clamped to [0, 1] (the rule is continuous)."""
+    theta = torch.as_tensor(inv_freq, dtype=torch.float64)
+    s = ((original_max_len * theta / (2 * math.pi) - low_freq_factor)
+         / (high_freq_factor - low_freq_factor)).clamp(0, 1)
+    return ((1 - s) * theta / factor + s * theta).numpy()
+
+
+def slot_of(block_table, block_size, position):
+    block, offset = divmod(position, block_size)
+    if not 0 <= block < len(block_table):
+        raise IndexError(position)
+    return int(block_table[block]) * block_size + offset
+
+
+def gather_keys(k_pool, block_table, block_size, length):
+    return k_pool[[slot_of(block_table, block_size, t) for t in range(length)]]
+
+
+def gather_keys_view(k_pool, block_table, block_size, length):
+    """The pool viewed as blocks: pick the table's blocks, flatten, cut."""
+    blocks = k_pool.view(-1, block_size, k_pool.shape[-1])[list(block_table)]
+    return blocks.reshape(-1, k_pool.shape[-1])[:length]
+
+
+def combine(outs, lses):
+    top = lses.max(dim=0).values
+    w = torch.exp(lses - top)
+    return (w[..., None] * outs).sum(0) / w.sum(0)[:, None], top + torch.log(w.sum(0))
+
+
+def combine_running(outs, lses):
+    """FlashDecoding's reduction one chunk at a time, rescaling what it has so far."""
+    out, lse = torch.zeros_like(outs[0]), torch.full_like(lses[0], -math.inf)
+    for o, ell in zip(outs, lses, strict=True):
+        new = torch.maximum(lse, ell)
+        a, b = torch.exp(lse - new), torch.exp(ell - new)  # new is finite: some chunk reads
+        a, b = torch.nan_to_num(a), torch.nan_to_num(b)
+        total = a + b
+        out = (a[:, None] * out + b[:, None] * o) / torch.where(total > 0, total, 1)[:, None]
+        lse = new + torch.log(total)
+    return out, lse
+
+
+def combine_softmax(outs, lses):
+    w = torch.softmax(lses, dim=0)
+    top = lses.max(0).values
+    return torch.einsum("ct,ctd->td", w, outs), top + torch.log(torch.exp(lses - top).sum(0))
+
+
+def paged(pair):
+    """check_paged_lookup takes two functions; the contract hands one answer (or a stub)."""
+    slot, gather = pair if isinstance(pair, tuple) else (pair, pair)
+    llms.check_paged_lookup(slot, gather)
+
+
+paged.__name__ = "check_paged_lookup"
+
+NEW_REFERENCES = [
+    (llms.check_llama3_frequencies, llama3),
+    (llms.check_llama3_frequencies, llama3_loop),
+    (llms.check_llama3_frequencies, llama3_torch_clamped),
+    (paged, (slot_of, gather_keys)),
+    (paged, (slot_of, gather_keys_view)),
+    (llms.check_combine_partials, combine),
+    (llms.check_combine_partials, combine_running),
+    (llms.check_combine_partials, combine_softmax),
+]
+test_new_right_answer_passes, test_new_stub_propagates = contract_tests(NEW_REFERENCES)
+
+
+@pytest.mark.parametrize("check, answer", NEW_REFERENCES, ids=lambda x: getattr(x, "__name__",
+                                                                                  "pair"))
+def test_new_right_answers_pass_when_grading(check, answer, capsys):
+    core.set_grading_seed(1234)
+    try:
+        check(answer)
+    finally:
+        core.set_grading_seed(None)
+    assert capsys.readouterr().out.startswith("✔")
+
+
+def test_new_library_helpers_are_refused():
+    from helpers.paged import PagedKVCache
+    from helpers.rope_scaling import llama3_scaled
+    from helpers.streaming import combine_partials
+
+    def with_cache(block_table, block_size, position):
+        PagedKVCache(4, block_size, 1, 1)
+        return slot_of(block_table, block_size, position)
+
+    refused = [
+        (llms.check_llama3_frequencies, lambda f, **k: llama3_scaled(f)),
+        (paged, (with_cache, gather_keys)),
+        (llms.check_combine_partials,
+         lambda o, s: tuple(torch.tensor(x) for x in combine_partials(o.numpy(), s.numpy()))),
+        (llms.check_combine_partials,
+         lambda o, s: (combine(o, s)[0], torch.logsumexp(s, dim=0))),
+    ]
+    for check, answer in refused:
+        with pytest.raises(AssertionError, match="your function calls") as info:
+            check(answer)
+        assert info.value.diagnosis == "rule.forbidden-call", (check.__name__, str(info.value))
+
+
+def test_llama3_argument_not_read_is_named():
+    def fixed_context(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                      original_max_len=8192):
+        return llama3(inv_freq, factor, low_freq_factor, high_freq_factor)
+
+    with pytest.raises(AssertionError, match="original_max_len=2048") as info:
+        llms.check_llama3_frequencies(fixed_context)
+    assert info.value.diagnosis == "llms.llama3-argument-ignored"
+
+
+def test_slot_must_be_a_python_int_and_negative_positions_raise():
+    with pytest.raises(AssertionError, match="int") as info:
+        paged((lambda t, b, p: np.int64(slot_of(t, b, p)), gather_keys))
+    assert info.value.diagnosis == "llms.paged-slot-not-an-int"
+
+    def wraps(block_table, block_size, position):
+        block, offset = divmod(position, block_size)
+        return block_table[block] * block_size + offset  # the list raises past its end only
+
+    with pytest.raises(AssertionError, match="LAST block") as info:
+        paged((wraps, gather_keys))
+    assert info.value.diagnosis == "llms.paged-no-index-error"
+
+
+def test_combine_with_one_max_for_every_query_is_named():
+    def global_max(outs, lses):
+        top = lses.max()
+        w = torch.exp(lses - top)
+        return (w[..., None] * outs).sum(0) / w.sum(0)[:, None], top + torch.log(w.sum(0))
+
+    with pytest.raises(AssertionError, match="each query's own largest") as info:
+        llms.check_combine_partials(global_max)
+    assert info.value.diagnosis == "llms.combine-global-max"

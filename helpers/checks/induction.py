@@ -36,6 +36,7 @@ from helpers.checks import core
 from helpers.induction import (
     AttentionOnly,
     induction_score,
+    prefix_matching_score,
     previous_token_score,
     repeated_span_batch,
 )
@@ -1272,3 +1273,330 @@ def check_ablation_effect(my_ablation_effect) -> None:
     core.passed(f"{fname}: loss(head zeroed) - loss(intact) on the second copy's predictable "
                 f"tokens, for {len(cases)} (model, layer, head, span) cases: random models{trained}"
                 ", the model unchanged")
+
+
+# ------------------------------------------------------------------ ex5: prefix matching
+
+PREFIX_FORBIDDEN = (
+    "helpers.induction.prefix_matching_score",
+    "helpers.induction.induction_score",
+    "helpers.induction.head_scores",
+)
+
+
+def _prefix_cases():
+    """(label, weights (T, T), ids (T,)): random causal rows with planted prefix matchers."""
+    rng = core.rng(21)
+    cases = []
+
+    def add(label, ids, planted=0.6):
+        ids = np.asarray(ids)
+        T = len(ids)
+        w = _causal_softmax(rng, 1, T)[0]
+        matches = _prefix_matches(ids)
+        for i in range(T):  # half the rows lean on their matches, so the score is no accident
+            if matches[i].any() and rng.random() < 0.5:
+                w[i] *= 1 - planted
+                w[i, matches[i]] += planted / matches[i].sum()
+        cases.append((label, w, ids))
+
+    span = rng.permutation(20)[:7]
+    add("BOS + a span of 7 twice", np.concatenate([[20], span, span]))
+    add("a token three times (queries with two matches)", np.array([5, 1, 2, 5, 3, 5, 2, 4, 5]))
+    add("a token right after itself (key j = i is no earlier key)",
+        np.array([1, 4, 4, 2, 4, 4, 7]))
+    add("the first token repeated (key 1 counts)", np.array([3, 6, 3, 0, 3]))
+    add("the last token equal to a later query (ids[-1] is no token before key 0)",
+        np.array([2, 0, 1, 2, 5, 0]))
+    add("no token twice", np.array([0, 1, 2, 3, 4]))
+    one_hot = np.eye(9)[[0, 0, 1, 2, 3, 4, 5, 6, 7]]  # a previous-token head: 0 on every match
+    one_hot[6] = 0.0
+    one_hot[6, 2] = 1.0  # query 6 (token 1) reads key 2, the token after its earlier 1
+    cases.append(("a hard previous-token head: most matches get weight 0", one_hot,
+                  np.array([3, 1, 4, 3, 5, 2, 1, 4, 3])))
+    if core.grading():
+        T = int(rng.integers(6, 16))
+        add("a drawn sequence", rng.integers(0, 4, size=T))
+    return cases
+
+
+def _prefix_matches(ids, *, key=lambda i, j, ids: ids[j - 1] == ids[i], first=1, upto=0):
+    """(T, T) bool: keys j of query i with first <= j < i + upto that satisfy key(i, j)."""
+    T = len(ids)
+    m = np.zeros((T, T), dtype=bool)
+    for i in range(T):
+        for j in range(first, min(i + upto, T)):
+            m[i, j] = bool(key(i, j, ids))
+    return m
+
+
+def _prefix_score(w, matches, reduce="mean", per_key=False):
+    has = matches.any(-1)
+    on = (w * matches).sum(-1)
+    if per_key:
+        on = np.where(has, on / np.maximum(matches.sum(-1), 1), 0.0)
+    if reduce == "all":
+        return float(on.mean())
+    if not has.any():
+        return 0.0
+    return float(on[has].sum() if reduce == "sum" else on[has].mean())
+
+
+def _prefix_reference(w, ids) -> float:
+    ids_t = torch.as_tensor(ids, dtype=torch.long)[None]
+    if not (_prefix_matches(ids)).any():
+        return 0.0
+    return float(prefix_matching_score(torch.as_tensor(w)[None, None], ids_t)[0])
+
+
+def _prefix_mistakes(w, ids):
+    m = _prefix_matches(ids)
+    latest = np.zeros_like(m)
+    earliest = np.zeros_like(m)
+    for i in range(len(ids)):
+        js = np.flatnonzero(m[i])
+        if js.size:
+            latest[i, js[-1]] = earliest[i, js[0]] = True
+    return [
+        ("induction.prefix-includes-query",
+         "you counted key j = i (the query itself) when ids[i − 1] == ids[i]: the keys are "
+         "1 ≤ j < i, the tokens after an EARLIER occurrence; the query's own position is no "
+         "earlier key.", _prefix_score(w, _prefix_matches(ids, upto=1))),
+        ("induction.prefix-same-token",
+         "you took the weight on the earlier occurrences of the query's token themselves "
+         "(ids[j] == ids[i]): that is a duplicate-token head. Prefix matching looks one "
+         "further, at the tokens right AFTER them: ids[j − 1] == ids[i].",
+         _prefix_score(w, _prefix_matches(ids, key=lambda i, j, ids: ids[j] == ids[i],
+                                          first=0))),
+        ("induction.prefix-same-token",
+         "you took the weight on the earlier occurrences of the query's token themselves "
+         "(ids[j] == ids[i], j ≥ 1): that is a duplicate-token head. Prefix matching looks one "
+         "further, at the tokens right AFTER them: ids[j − 1] == ids[i].",
+         _prefix_score(w, _prefix_matches(ids, key=lambda i, j, ids: ids[j] == ids[i]))),
+        ("induction.prefix-token-before",
+         "you took the keys j with ids[j + 1] == ids[i], the tokens BEFORE an earlier "
+         "occurrence: prefix matching wants the token after it, ids[j − 1] == ids[i].",
+         _prefix_score(w, _prefix_matches(
+             ids, key=lambda i, j, ids: j + 1 < i and ids[j + 1] == ids[i], first=0))),
+        ("induction.prefix-wraps",
+         "you let j start at 0, where ids[j − 1] is ids[−1], the LAST token (NumPy wraps "
+         "negative indices): key 0 has no token before it, so j starts at 1.",
+         _prefix_score(w, _prefix_matches(ids, first=0))),
+        ("induction.prefix-all-queries",
+         "you averaged over every query, those with no match included (they add 0): the mean "
+         "is over the queries that have at least one such key.",
+         _prefix_score(w, m, reduce="all")),
+        ("induction.prefix-sum",
+         "you summed the queries' weights on their matches: the score is their MEAN over the "
+         "queries that have a match.", _prefix_score(w, m, reduce="sum")),
+        ("induction.prefix-per-key",
+         "you averaged the weight over each query's matching keys: a query's weight is the "
+         "TOTAL on its matches (two earlier occurrences: the sum of both keys' weights).",
+         _prefix_score(w, m, per_key=True)),
+        ("induction.prefix-one-match",
+         "you kept only the most recent earlier occurrence of each query's token: a query's "
+         "weight is the total over every key after ANY earlier occurrence.",
+         _prefix_score(w, latest)),
+        ("induction.prefix-one-match",
+         "you kept only the first earlier occurrence of each query's token: a query's weight "
+         "is the total over every key after ANY earlier occurrence.",
+         _prefix_score(w, earliest)),
+        ("induction.prefix-transposed",
+         "you read weights[j, i] (key j's row): row i is query i's weights, so its weight on "
+         "key j is weights[i, j].", _prefix_score(w.T, m)),
+    ]
+
+
+@core.exercise
+def check_prefix_matching_score(my_prefix_matching_score) -> None:
+    """Exercise: my_prefix_matching_score(weights (T, T), ids (T,)) -> a float."""
+    name0 = "my_prefix_matching_score"
+    core.forbid(my_prefix_matching_score, PREFIX_FORBIDDEN, name=name0,
+                why="Write the score yourself: helpers.induction.prefix_matching_score is what "
+                    "the check compares you with.")
+    cases = _prefix_cases()
+    for label, w, ids in cases:
+        name = f"{name0}({label}: ids {np.array2string(ids, separator=' ')})"
+        T = len(ids)
+        want = _prefix_reference(w, ids)
+        try:
+            result = _score_call(my_prefix_matching_score, w, ids, name=name0)
+        except ZeroDivisionError as error:
+            if _prefix_matches(ids).any():
+                raise
+            core.fail(f"{name}: your function raised ZeroDivisionError ({error}): no token "
+                      "occurs twice, so no query has a match and there is nothing to average; "
+                      "return 0.0 then, as the exercise says.", "induction.prefix-no-match")
+        has = int(_prefix_matches(ids).any(-1).sum())
+        if result is not None and not isinstance(result, (float, int)) and np.size(
+                np.asarray(result.detach() if isinstance(result, torch.Tensor) else result)) == 0:
+            core.fail(f"{name}: your function returned an empty array: with no query that has "
+                      "a match, return 0.0, as the exercise says.", "induction.prefix-no-match")
+        got, low = _score_value(result, name, want, 1, has, T)
+        if math.isnan(got) and not _prefix_matches(ids).any():
+            core.fail(f"{name}: your score is nan: no token occurs twice, so no query has a "
+                      "match and the mean is over no query at all; return 0.0 then, as the "
+                      "exercise says.", "induction.prefix-no-match")
+        if math.isclose(got, want, rel_tol=1e-5, abs_tol=1e-6):
+            core.compare(got, want, name=name)
+            continue
+        tol = 1e-6 if low else 1e-9
+        if abs(got) < 1e-12 and abs(want) > 1e-9:
+            core.fail(f"{name}: your score is 0, the weight of keys AFTER the query (j > i), "
+                      "which a causal pattern never reads: the keys are the earlier ones, "
+                      "1 ≤ j < i, weights[i, j] below the diagonal (np.tril(..., -1), not "
+                      "np.triu; row i, not column i).", "induction.prefix-transposed")
+        for diagnosis, message, wrong in _prefix_mistakes(w, ids):
+            if not math.isclose(wrong, want, rel_tol=1e-9, abs_tol=1e-12) and math.isclose(
+                    got, wrong, rel_tol=tol, abs_tol=tol * 1e-3):
+                core.fail(f"{name}: {message}", diagnosis)
+        core.fail(f"{name}: your score is {got:.6g}; the reference is {want:.6g}. A query i's "
+                  "matches are the keys 1 ≤ j < i with ids[j − 1] == ids[i]; its weight is the "
+                  "sum of weights[i, j] over them, and the score the mean of that over the "
+                  f"queries with a match ({has} here).", "induction.prefix-wrong-value")
+    core.passed(f"{name0}: the mean total weight on the keys after an earlier occurrence, over "
+                f"the queries that have one, for {len(cases)} sequences incl. a token three "
+                "times, a token after itself and none twice")
+
+
+# ------------------------------------------------------------------ ex6: mean ablation
+
+MEAN_ABLATE_FORBIDDEN = (
+    "helpers.ablation.ablated_logits",
+    "helpers.ablation.patched_logits",
+    "helpers.ablation.ablated_copy_losses",
+)
+
+
+def _mean_ablate_cases():
+    """(label, head_out (B, T, d), reference (B_ref, T, d))."""
+    g = core.torch_generator(22)
+
+    def rand(*shape, dtype=torch.float64):
+        return torch.randn(*shape, generator=g, dtype=torch.float64).to(dtype)
+
+    cases = [
+        ("B = B_ref = 4", rand(4, 5, 3), rand(4, 5, 3)),
+        ("B = 3, B_ref = 5", rand(3, 6, 4), rand(5, 6, 4)),
+        ("B = 2, B_ref = 1", rand(2, 4, 2), rand(1, 4, 2)),
+        ("B = 1, B_ref = 3, T = 1", rand(1, 1, 5), rand(3, 1, 5)),
+        ("float32, B = 5, B_ref = 2", rand(5, 3, 4, dtype=torch.float32),
+         rand(2, 3, 4, dtype=torch.float32)),
+    ]
+    if core.grading():
+        B, R, T, d = (int(n) for n in torch.randint(1, 7, (4,), generator=g))
+        cases.append(("a drawn case", rand(B, T, d), rand(R, T, d)))
+    return cases
+
+
+def _mean_ablate_mistakes(head_out, reference):
+    B, T, d = head_out.shape
+    mean = reference.mean(0)
+    return [
+        ("induction.mean-ablate-positions",
+         "you averaged the reference over the positions (dim=1) too: mean ablation keeps the "
+         "position, replacing position t by the reference batch's mean AT position t "
+         "(reference.mean(dim=0), shape (T, d)).",
+         reference.mean((0, 1)).expand(B, T, d)),
+        ("induction.mean-ablate-positions",
+         "you averaged the reference over the positions (dim=1), not over its batch: position "
+         "t takes the mean over the B_ref sequences at position t, reference.mean(dim=0).",
+         reference.mean(1).mean(0).expand(B, T, d)),
+        ("induction.mean-ablate-positions",
+         "sequence b got reference sequence b's mean over ITS positions (dim=1): mean "
+         "ablation averages over the reference's batch (dim=0) at each position t, and gives "
+         "every sequence that same (T, d) mean.",
+         reference.mean(1, keepdim=True).expand(B, T, d) if reference.shape[0] == B else None),
+        ("induction.mean-ablate-features",
+         "you averaged over the features (dim=-1): the output keeps its d features; average "
+         "over the reference's batch axis only, dim=0.",
+         reference.mean(0).mean(-1, keepdim=True).expand(B, T, d)),
+        ("induction.mean-ablate-own-batch",
+         "you took the mean of head_out itself: mean ablation replaces the output by its "
+         "mean over the REFERENCE batch, so nothing of these sequences' own output is left.",
+         head_out.mean(0).expand(B, T, d)),
+        ("induction.mean-ablate-zero",
+         "your output is all zeros: that is zero ablation. Mean ablation puts the reference "
+         "batch's mean output at each position instead.", torch.zeros(B, T, d)),
+        ("induction.mean-ablate-resample",
+         "sequence b got the reference's sequence b (resample ablation): mean ablation gives "
+         "every sequence the same thing, the reference's mean over its batch.",
+         reference[:B] if reference.shape[0] >= B and reference.shape[0] > 1 else None),
+        ("induction.mean-ablate-subtracted",
+         "you subtracted the mean from head_out: mean ablation REPLACES the output by the "
+         "mean, nothing of head_out is kept.", head_out - mean),
+        ("induction.mean-ablate-subtracted",
+         "you added the mean to head_out: mean ablation REPLACES the output by the mean, "
+         "nothing of head_out is kept.", head_out + mean),
+    ]
+
+
+def _mean_ablate_result(result, head_out, name):
+    if result is None:
+        core.fail(f"{name}: your function returned None. Did you forget `return`?",
+                  "generic.none")
+    if not isinstance(result, torch.Tensor):
+        core.fail(f"{name}: return a torch tensor (head_out is one); got "
+                  f"{type(result).__name__}.", "generic.wrong-type")
+    B, T, d = head_out.shape
+    if tuple(result.shape) != (B, T, d):
+        shapes = {(T, d): "the (T, d) mean itself", (1, T, d): "the (1, T, d) mean itself"}
+        said = shapes.get(tuple(result.shape))
+        if said:
+            core.fail(f"{name}: you returned {said}; return a tensor shaped like head_out, "
+                      f"{(B, T, d)}, with that mean in every one of its {B} sequences "
+                      "(.expand_as(head_out) or .repeat(B, 1, 1)).", "induction.mean-ablate-shape")
+        core.fail(f"{name}: expected head_out's shape {(B, T, d)}; got {tuple(result.shape)}.",
+                  "induction.mean-ablate-shape")
+    return result
+
+
+@core.exercise
+def check_mean_ablate(my_mean_ablate) -> None:
+    """Exercise: my_mean_ablate(head_out (B, T, d), reference (B_ref, T, d)) -> (B, T, d)."""
+    name0 = "my_mean_ablate"
+    core.forbid(my_mean_ablate, MEAN_ABLATE_FORBIDDEN, name=name0,
+                why="Write the replacement yourself with torch: helpers.ablation is what the "
+                    "check compares you with.")
+    cases = _mean_ablate_cases()
+    for label, head_out, reference in cases:
+        name = (f"{name0}({label}: head_out {tuple(head_out.shape)}, reference "
+                f"{tuple(reference.shape)})")
+        try:
+            result = core.call(my_mean_ablate, head_out, reference, name=name0)
+        except RuntimeError as error:
+            if "size" not in str(error):
+                raise
+            core.fail(f"{name}: your function raised RuntimeError ({error}) when B = "
+                      f"{head_out.shape[0]} and B_ref = {reference.shape[0]} differ: the mean "
+                      "over the reference's batch axis (dim=0) is (T, d) whatever B_ref is, and "
+                      "expands to head_out's shape. Did you average over another axis, or "
+                      "assume B_ref == B?", "induction.mean-ablate-batch-sizes")
+        got = _mean_ablate_result(result, head_out, name)
+        want = reference.mean(dim=0, keepdim=True).expand_as(head_out)
+        if got.dtype != head_out.dtype:
+            core.fail(f"{name}: your result is {got.dtype}; head_out and the reference are "
+                      f"{head_out.dtype}: keep their dtype.", "generic.wrong-type")
+        tol = 1e-5 if got.dtype == torch.float32 else 1e-9
+        if torch.allclose(got.double(), want.double(), atol=tol, rtol=tol):
+            continue
+        if got.shape[0] > 1 and not torch.allclose(got, got[:1].expand_as(got)):
+            for diagnosis, message, wrong in _mean_ablate_mistakes(head_out, reference):
+                if wrong is not None and torch.allclose(got.double(), wrong.double(), atol=tol,
+                                                        rtol=tol):
+                    core.fail(f"{name}: {message}", diagnosis)
+            core.fail(f"{name}: your sequences differ from one another: mean ablation gives "
+                      "every sequence of head_out the SAME output, the reference batch's mean "
+                      "at each position; nothing of head_out's own values is kept.",
+                      "induction.mean-ablate-rows-differ")
+        for diagnosis, message, wrong in _mean_ablate_mistakes(head_out, reference):
+            if wrong is not None and torch.allclose(got.double(), wrong.double(), atol=tol,
+                                                    rtol=tol):
+                core.fail(f"{name}: {message}", diagnosis)
+        core.compare(got, want, name=name, axes=("B", "T", "d"),
+                     sizes=dict(B=head_out.shape[0], B_ref=reference.shape[0],
+                                T=head_out.shape[1], d=head_out.shape[2]),
+                     factors={"B_ref": float(reference.shape[0])})
+    core.passed(f"{name0}: every sequence's output at position t replaced by the reference's "
+                f"mean at t, for {len(cases)} cases incl. B_ref = 1, T = 1 and float32, the "
+                "inputs unchanged")

@@ -29,8 +29,8 @@ from helpers.checks.calls import is_library
 from helpers.configs import PRESETS, kv_cache_bytes
 from helpers.gqa import grouped_query_attention
 from helpers.masks import chunk_causal_mask
-from helpers.rope_scaling import interpolated_rope_angles
-from helpers.streaming import row_backward
+from helpers.rope_scaling import interpolated_rope_angles, llama3_scaled, rope_inv_frequencies
+from helpers.streaming import chunk_partials, row_backward
 
 _same = core.matches
 
@@ -1283,3 +1283,679 @@ def check_row_backward(my_row_backward) -> None:
                 f"dk = ds ⊗ q / √d from p = exp(s - lse), for {len(cases)} rows incl. one key "
                 "and T = d = d_v")
 
+
+
+# ------------------------------------------------------------------ ex6: Llama 3.1's frequencies
+
+LLAMA3_FORBIDDEN = (
+    "helpers.rope_scaling.llama3_inv_frequencies",
+    "helpers.rope_scaling.llama3_scaled",
+    "helpers.rope_scaling.yarn_inv_frequencies",
+    "helpers.rope_scaling.yarn_ramp",
+)
+LLAMA3_DEFAULTS = dict(factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                       original_max_len=8192)
+
+
+def _llama3_cases():
+    """(label, inv_freq, keyword arguments or None for the defaults)."""
+    hand = 2 * np.pi / np.array([6.0, 100.0, 2048.0, 3000.0, 5000.0, 8192.0, 20000.0, 1e6])
+    cases = [
+        ("Llama 3.1's: d = 128, base 500000, the defaults", rope_inv_frequencies(128, 5e5), None),
+        ("d = 64, base 10000, factor 4, original_max_len 2048", rope_inv_frequencies(64, 1e4),
+         dict(factor=4.0, original_max_len=2048)),
+        ("d = 32, base 10000, factor 16, low 2, high 8, original_max_len 4096",
+         rope_inv_frequencies(32, 1e4),
+         dict(factor=16.0, low_freq_factor=2.0, high_freq_factor=8.0, original_max_len=4096)),
+        ("wavelengths 6 to 1e6 positions, on both thresholds", hand, dict(LLAMA3_DEFAULTS)),
+        ("float32 frequencies, d = 16, original_max_len 256", rope_inv_frequencies(16, 5e5)
+         .astype(np.float32), dict(factor=2.0, low_freq_factor=1.0, high_freq_factor=3.0,
+                                   original_max_len=256)),
+    ]
+    if core.grading():
+        rng = core.rng(16)
+        d = 2 * int(rng.integers(4, 33))
+        low = float(rng.choice([1.0, 2.0]))
+        cases.append(("a drawn case", rope_inv_frequencies(d, float(rng.choice([1e4, 5e5]))),
+                      dict(factor=float(rng.choice([2.0, 4.0, 8.0])), low_freq_factor=low,
+                           high_freq_factor=low * float(rng.choice([2.0, 4.0])),
+                           original_max_len=int(rng.choice([1024, 4096, 8192])))))
+    return cases
+
+
+def _llama3(theta, factor, low_freq_factor, high_freq_factor, original_max_len, *, lam=None,
+            smooth=None, fast=None, slow=None, band=None, fast_at=None, slow_at=None):
+    """The rule with one step replaced (a mistake's value); every default gives the right one."""
+    theta = np.asarray(theta, dtype=float)
+    L, lo, hi = original_max_len, low_freq_factor, high_freq_factor
+    lam = 2 * np.pi / theta if lam is None else lam(theta)
+    s = (L / lam - lo) / (hi - lo) if smooth is None else smooth(lam)
+    fast_v = theta if fast is None else fast(theta)
+    slow_v = theta / factor if slow is None else slow(theta)
+    band_v = (1 - s) * theta / factor + s * theta if band is None else band(theta, s)
+    fast_at = L / hi if fast_at is None else fast_at
+    slow_at = L / lo if slow_at is None else slow_at
+    return np.where(lam < fast_at, fast_v, np.where(lam > slow_at, slow_v, band_v))
+
+
+def _llama3_mistakes(theta, f, lo, hi, L):
+    k = (theta, f, lo, hi, L)
+    right = llama3_scaled(theta, f, L, lo, hi)
+    mistakes = [
+        ("llms.llama3-thresholds-swapped",
+         "your thresholds are swapped: a pair is fast (kept) when its wavelength is shorter "
+         "than original_max_len / high_freq_factor, the SHORTER threshold (8192 / 4 = 2048 by "
+         "default), and slow (divided by factor) when it is longer than original_max_len / "
+         "low_freq_factor (8192 by default).",
+         _llama3(*k, fast_at=L / lo, slow_at=L / hi)),
+        ("llms.llama3-branches-inverted",
+         "your fast and slow pairs are the wrong way round: the fast pairs (short wavelengths, "
+         "the first pairs) turn many times within the trained context and are KEPT; the slow "
+         "pairs (long wavelengths) are the ones divided by factor.",
+         _llama3(*k, fast=lambda t: t / f, slow=lambda t: t)),
+        ("llms.llama3-blend-inverted",
+         "your blend is the wrong way round: θ' = (1 − smooth) · θ / factor + smooth · θ, so "
+         "smooth = 1 (at the fast threshold) keeps θ and smooth = 0 (at the slow one) gives "
+         "θ / factor; yours jumps at both thresholds.",
+         _llama3(*k, band=lambda t, s: s * t / f + (1 - s) * t)),
+        ("llms.llama3-multiplied",
+         "you multiplied by factor instead of dividing: the slow pairs' frequencies become "
+         "θ / factor (their wavelengths factor times LONGER), so that factor times more "
+         "positions fit in the angles training saw.",
+         _llama3(*k, slow=lambda t: t * f, band=lambda t, s: (1 - s) * t * f + s * t)),
+        ("llms.llama3-frequency-as-wavelength",
+         "your frequencies are the ones you were given: nothing was scaled. Comparing the "
+         "frequencies θ_i themselves with the thresholds does that (every θ_i is below 2048, "
+         "so every pair looks fast): the rule is about wavelengths, λ_i = 2π / θ_i (positions "
+         "per full turn); compute them first, and divide the slow pairs by factor.",
+         _llama3(*k, lam=lambda t: t)),
+        ("llms.llama3-no-two-pi",
+         "your wavelengths are 1 / θ_i: a full turn is 2π radians, so λ_i = 2π / θ_i.",
+         _llama3(*k, lam=lambda t: 1 / t)),
+        ("llms.llama3-smooth-inverted",
+         "your smooth uses λ_i / original_max_len: smooth = (original_max_len / λ_i − "
+         "low_freq_factor) / (high_freq_factor − low_freq_factor), the number of turns a pair "
+         "makes over the trained context.",
+         _llama3(*k, smooth=lambda lam: (lam / L - lo) / (hi - lo))),
+        ("llms.llama3-smooth-denominator",
+         "your smooth is divided by (low_freq_factor − high_freq_factor), a negative number: "
+         "the denominator is high_freq_factor − low_freq_factor, so that smooth runs from 0 at "
+         "the slow threshold to 1 at the fast one.",
+         _llama3(*k, smooth=lambda lam: (L / lam - lo) / (lo - hi))),
+        ("llms.llama3-no-blend",
+         "the pairs between the thresholds keep their θ: they are blended, θ' = (1 − smooth) · "
+         "θ / factor + smooth · θ.", _llama3(*k, band=lambda t, s: t)),
+        ("llms.llama3-no-blend",
+         "the pairs between the thresholds are divided by factor like the slow ones: they are "
+         "blended, θ' = (1 − smooth) · θ / factor + smooth · θ.",
+         _llama3(*k, band=lambda t, s: t / f)),
+        ("llms.llama3-every-pair-divided",
+         "you divided every frequency by factor: that is position interpolation. The llama3 "
+         "rule keeps the fast pairs (wavelength < original_max_len / high_freq_factor) and "
+         "blends those between the thresholds.", theta / f),
+        ("llms.llama3-wavelengths-returned",
+         "you returned wavelengths (2π / θ'), not frequencies: return θ' itself.",
+         2 * np.pi / right),
+    ]
+    return [m for m in mistakes if not _same(m[2], right)]
+
+
+def _llama3_regions(got, theta, f, lo, hi, L, name):
+    """Name the region (fast, blended, slow) where the student's frequencies go wrong."""
+    want = llama3_scaled(theta, f, L, lo, hi)
+    lam = 2 * np.pi / theta
+    regions = (
+        ("fast", lam < L / hi, "llms.llama3-fast-pairs",
+         f"a wavelength shorter than original_max_len / high_freq_factor = {L / hi:g}: these "
+         "pairs are kept, θ' = θ"),
+        ("slow", lam > L / lo, "llms.llama3-slow-pairs",
+         f"a wavelength longer than original_max_len / low_freq_factor = {L / lo:g}: these "
+         "pairs are divided, θ' = θ / factor"),
+        ("in-between", (lam >= L / hi) & (lam <= L / lo), "llms.llama3-blend",
+         f"a wavelength between {L / hi:g} and {L / lo:g}: these pairs are blended, θ' = (1 − "
+         "smooth) · θ / factor + smooth · θ with smooth = (original_max_len / λ − "
+         "low_freq_factor) / (high_freq_factor − low_freq_factor)"),
+    )
+    for label, where, diagnosis, rule in regions:
+        bad = where & ~np.isclose(got, want, rtol=1e-6, atol=0)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            core.fail(f"{name}: pairs {_heads(np.flatnonzero(bad).tolist())} are wrong, "
+                      f"{label} pairs with {rule}. Pair {i} (θ = {theta[i]:.6g}, λ = "
+                      f"{lam[i]:.6g}): yours {got[i]:.6g}, θ'/θ = {got[i] / theta[i]:.4g}; "
+                      f"expected {want[i]:.6g}, θ'/θ = {want[i] / theta[i]:.4g}.", diagnosis)
+
+
+def _llama3_ignored(got, want, theta, k, name):
+    """Name the arguments the student's function does not read (their defaults used instead)."""
+    if _same(got, want):
+        return
+    differ = [a for a in LLAMA3_DEFAULTS if k[a] != LLAMA3_DEFAULTS[a]]
+    for r in range(1, len(differ) + 1):
+        for ignored in itertools.combinations(differ, r):
+            used = {**k, **{a: LLAMA3_DEFAULTS[a] for a in ignored}}
+            if _same(got, llama3_scaled(theta, used["factor"], used["original_max_len"],
+                                        used["low_freq_factor"], used["high_freq_factor"])):
+                said = ", ".join(f"{a}={k[a]:g} (you used {LLAMA3_DEFAULTS[a]:g})"
+                                 for a in ignored)
+                core.fail(f"{name}: your result is the rule with Llama 3.1's numbers, not the "
+                          f"arguments you were given: {said}. Read every argument; the "
+                          "defaults are only for a call that leaves it out.",
+                          "llms.llama3-argument-ignored")
+
+
+@core.exercise
+def check_llama3_frequencies(my_llama3_frequencies) -> None:
+    """Exercise: my_llama3_frequencies(inv_freq, factor, low, high, original_max_len) -> θ'."""
+    name0 = "my_llama3_frequencies"
+    core.forbid(my_llama3_frequencies, LLAMA3_FORBIDDEN, name=name0,
+                why="Write the rule yourself with NumPy: helpers.rope_scaling is what the check "
+                    "compares you with.")
+    cases = _llama3_cases()
+    for label, theta, kwargs in cases:
+        name = f"{name0}({label})"
+        given = {} if kwargs is None else kwargs
+        k = {**LLAMA3_DEFAULTS, **given}
+        f, lo, hi, L = (k["factor"], k["low_freq_factor"], k["high_freq_factor"],
+                        k["original_max_len"])
+        result = core.call(my_llama3_frequencies, theta, name=name0, returns="numpy", **given)
+        if result is not None and not isinstance(result, np.ndarray):
+            core.fail(f"{name}: you returned a {type(result).__name__}; the exercise asks for a "
+                      "new NumPy array (np.array(...) of a list, or np.where, makes one).",
+                      "generic.wrong-type")
+        got = core.as_array(result, name)
+        want = llama3_scaled(theta, f, L, lo, hi)
+        if got.shape != want.shape:
+            core.fail(f"{name}: expected one frequency per pair, shape {want.shape}; got "
+                      f"{got.shape}.", "llms.llama3-shape")
+        if kwargs is None and not _same(got, want):
+            spelled = core.call(my_llama3_frequencies, theta, name=name0, **LLAMA3_DEFAULTS)
+            if isinstance(spelled, np.ndarray) and _same(core.as_array(spelled, name), want):
+                core.fail(f"{name}: called with no keyword arguments, your function does not "
+                          "use the defaults of the exercise, factor=8.0, low_freq_factor=1.0, "
+                          "high_freq_factor=4.0, original_max_len=8192 (Llama 3.1's).",
+                          "llms.llama3-defaults")
+        _llama3_ignored(got, want, theta, k, name)
+        core.judge(got, want, name=name, mistakes=_llama3_mistakes(theta, f, lo, hi, L),
+                   properties=(lambda g, t=theta, a=(f, lo, hi, L), n=name:
+                               _llama3_regions(g, t, *a, n),),
+                   rtol=1e-6, atol=0)
+    core.passed(f"{name0}: fast pairs kept, slow pairs / factor, the blend in between, for "
+                f"{len(cases)} cases incl. Llama 3.1's 64 pairs, wavelengths on both "
+                "thresholds and float32")
+
+
+# ------------------------------------------------------------------ ex7: a paged lookup
+
+PAGED_FORBIDDEN = (
+    "helpers.paged.PagedKVCache",
+    "helpers.paged.paged_attention",
+    "helpers.paged.BlockAllocator",
+)
+
+
+def _slot_cases():
+    """(block_table, block_size)."""
+    cases = [([3, 0, 5], 4), ([1, 0], 1), ([7, 2], 16), ([4, 9, 2, 6, 0], 3)]
+    if core.grading():
+        rng = core.rng(17)
+        n = int(rng.integers(2, 6))
+        cases.append(([int(b) for b in rng.permutation(12)[:n]], int(rng.integers(2, 9))))
+    return cases
+
+
+def _slot_number(result, name) -> int:
+    if result is None:
+        core.fail(f"{name}: your function returned None. Did you forget `return`?",
+                  "generic.none")
+    if isinstance(result, (tuple, list)):
+        core.fail(f"{name}: you returned {type(result).__name__} {result!r}: return ONE int, "
+                  "the slot's index in the pool, physical block × block_size + offset.",
+                  "llms.paged-slot-not-an-int")
+    if isinstance(result, torch.Tensor) and result.ndim == 0 and not result.is_floating_point():
+        core.fail(f"{name}: you returned a 0-d tensor ({result!r}); the exercise asks for an "
+                  "int: int(...) or .item() turns it into one.", "llms.paged-slot-not-an-int")
+    if isinstance(result, int) and not isinstance(result, bool):
+        return result
+    if isinstance(result, np.integer):
+        core.fail(f"{name}: you returned a NumPy {result.dtype} ({result!r}); the exercise asks "
+                  "for an int: int(...) turns it into a Python int.",
+                  "llms.paged-slot-not-an-int")
+    if isinstance(result, (float, np.floating)) or (
+            isinstance(result, torch.Tensor) and result.is_floating_point()):
+        core.fail(f"{name}: you returned a float ({result!r}): a slot is an index, an int. "
+                  "Divide with // (floor division) and take the rest with % (or divmod).",
+                  "llms.paged-true-division")
+    core.fail(f"{name}: return the slot as an int; got {type(result).__name__}.",
+              "llms.paged-slot-not-an-int")
+
+
+def _slot_call(fn, table, bs, position, name):
+    try:
+        return _slot_number(core.call(fn, table, bs, position, name="my_slot_of"), name)
+    except IndexError as error:
+        core.fail(f"{name}: your function raised IndexError ({error}), but position {position} "
+                  f"is offset {position % bs} of logical block {position // bs}, and the table "
+                  f"has blocks 0..{len(table) - 1}. The logical block is position // "
+                  "block_size (floor division: the whole blocks before it) and the offset "
+                  "position % block_size; raise IndexError only past the table.",
+                  "llms.paged-index-error-in-table")
+    except TypeError as error:
+        if "indices must be integers" not in str(error):
+            raise
+        core.fail(f"{name}: your function raised TypeError ({error}): a float indexed the "
+                  "table. position / block_size is a float in Python 3; the logical block is "
+                  "position // block_size (floor division).", "llms.paged-true-division")
+
+
+def _slot_mistakes(table, bs, positions):
+    """(id, message, slots of every position) of the anticipated mistakes."""
+    p = np.asarray(positions)
+    blk, off = p // bs, p % bs
+    t = np.asarray(table)
+    return [
+        ("llms.paged-slot-no-block-size",
+         "you added the offset to the physical block number itself: slots are counted in the "
+         "pool, block_size per block, so the slot is physical block × block_size + offset.",
+         t[blk] + off),
+        ("llms.paged-slot-logical",
+         "you returned the logical position: the point of the block table is that logical "
+         "block b lives in physical block block_table[b], anywhere in the pool.", p),
+        ("llms.paged-slot-block-only",
+         "you returned the physical block, not the slot: add the offset in the block, physical "
+         "block × block_size + position % block_size.", t[blk]),
+        ("llms.paged-slot-block-only",
+         "you returned the first slot of the physical block (physical block × block_size): add "
+         "the offset in the block, position % block_size.", t[blk] * bs),
+        ("llms.paged-slot-offset-swapped",
+         "you swapped the block and the offset: the logical block is position // block_size "
+         "(which block) and the offset position % block_size (where in it).",
+         np.where(off < len(t), t[np.minimum(off, len(t) - 1)] * bs + blk, -1)),
+        ("llms.paged-slot-off-by-one",
+         "your slot is one block too far: the table counts logical blocks from 0, and "
+         "physical block b starts at slot b × block_size (block 0 at slot 0).",
+         (t[blk] + 1) * bs + off),
+    ]
+
+
+def _check_slots(fn, table, bs, name0):
+    positions = list(range(len(table) * bs))
+    name = f"{name0}(block_table={table}, block_size={bs}, position)"
+    got = np.array([_slot_call(fn, table, bs, q, f"{name0}({table}, {bs}, {q})")
+                    for q in positions])
+    want = np.array([table[q // bs] * bs + q % bs for q in positions])
+    if np.array_equal(got, want):
+        return
+    for diagnosis, message, wrong in _slot_mistakes(table, bs, positions):
+        if np.array_equal(got, wrong):
+            core.fail(f"{name}: {message}", diagnosis)
+    bad = np.flatnonzero(got != want)
+    q = int(bad[0])
+    core.fail(f"{name}: positions {_heads(bad.tolist()[:8])}{'...' if len(bad) > 8 else ''} "
+              f"get the wrong slot. Position {q} is offset {q % bs} of logical block "
+              f"{q // bs}, which the table puts in physical block {table[q // bs]}: slot "
+              f"{table[q // bs]} × {bs} + {q % bs} = {int(want[q])}; yours {int(got[q])}.",
+              "llms.paged-slot-wrong")
+
+
+def _check_index_error(fn, table, bs, name0):
+    for q in (len(table) * bs, len(table) * bs + bs + 1, -1):
+        name = f"{name0}({table}, {bs}, {q})"
+        try:
+            result = core.call(fn, table, bs, q, name=name0)
+        except IndexError:
+            continue
+        except core.CheckFailed:
+            raise
+        except Exception as error:  # noqa: BLE001 - named below
+            core.fail(f"{name}: position {q} is past the table's {len(table)} blocks of {bs}; "
+                      f"raise IndexError, as the exercise says; yours raised "
+                      f"{type(error).__name__}: {error}.", "llms.paged-no-index-error")
+        if q < 0:
+            core.fail(f"{name}: position {q} comes before the sequence's first position 0, so "
+                      "the table has no block for it: raise IndexError. (block_table[-1] is "
+                      f"Python's LAST block; yours returned {result!r}.)",
+                      "llms.paged-no-index-error")
+        core.fail(f"{name}: position {q} is in logical block {q // bs}, and the table has only "
+                  f"blocks 0..{len(table) - 1}: raise IndexError; yours returned {result!r}.",
+                  "llms.paged-no-index-error")
+
+
+def _gather_cases():
+    """(block_table, block_size, n_blocks, d, length)."""
+    cases = [([3, 0, 5], 4, 6, 2, 9), ([1, 0], 2, 2, 3, 4), ([2, 6, 4, 1], 3, 8, 4, 10),
+             ([5], 8, 6, 2, 1), ([0, 3], 4, 4, 2, 0)]
+    if core.grading():
+        rng = core.rng(18)
+        n, bs = int(rng.integers(2, 6)), int(rng.integers(2, 6))
+        cases.append(([int(b) for b in rng.permutation(10)[:n]], bs, 10, 3,
+                      int(rng.integers(1, n * bs + 1))))
+    return cases
+
+
+def _pool(n_blocks, bs, d):
+    """(n_blocks * bs, d): row r is r + 0.01 · feature, so each row names its slot."""
+    r = torch.arange(n_blocks * bs, dtype=torch.float64)[:, None]
+    return r + 0.01 * torch.arange(d, dtype=torch.float64)[None, :]
+
+
+def _gather_diagnosis(rows, table, bs, length, name):
+    """The student's rows as slots: say which positions read which slot."""
+    want = [table[t // bs] * bs + t % bs for t in range(length)]
+    physical_order = sorted(want)
+    named = (
+        ([*range(length)], "llms.paged-gather-logical",
+         "you returned k_pool[:length], the pool's first rows, as if the sequence were stored "
+         "contiguously: the block table says where its blocks are; position t is in slot "
+         "block_table[t // block_size] × block_size + t % block_size, wherever its block is."),
+        (physical_order, "llms.paged-gather-physical-order",
+         "you have the right slots in the pool's (physical) order: return them in the "
+         "sequence's (logical) order, logical block 0 first, as the table lists them."),
+    )
+    for slots, diagnosis, message in named:
+        if rows == slots and slots != want:
+            core.fail(f"{name}: {message}", diagnosis)
+    full = [table[t // bs] * bs + t % bs for t in range(len(table) * bs)]
+    if len(rows) > length and rows == full[:len(rows)]:
+        core.fail(f"{name}: you returned {len(rows)} keys, every slot of the blocks that hold "
+                  f"the sequence; it has {length}: keep the first `length`, the last block is "
+                  "only partly filled.", "llms.paged-gather-whole-blocks")
+    for t, (r, w) in enumerate(zip(rows, want, strict=False)):
+        if r != w:
+            core.fail(f"{name}: row {t} is slot {r}'s key; position {t} is in slot {w} "
+                      f"(logical block {t // bs} → physical block {table[t // bs]}, offset "
+                      f"{t % bs}).", "llms.paged-gather-wrong-slot")
+
+
+@core.exercise
+def check_paged_lookup(my_slot_of, my_gather_keys) -> None:
+    """Exercise: my_slot_of(table, block_size, position) -> int;
+    my_gather_keys(k_pool, table, block_size, length) -> (length, d)."""
+    why = "Write the lookup yourself: helpers.paged is what the check compares you with."
+    core.forbid(my_slot_of, PAGED_FORBIDDEN, name="my_slot_of", why=why)
+    core.forbid(my_gather_keys, PAGED_FORBIDDEN, name="my_gather_keys", why=why)
+    slot_cases = _slot_cases()
+    for table, bs in slot_cases:
+        _check_slots(my_slot_of, table, bs, "my_slot_of")
+        _check_index_error(my_slot_of, table, bs, "my_slot_of")
+    gather_cases = _gather_cases()
+    for table, bs, n_blocks, d, length in gather_cases:
+        pool = _pool(n_blocks, bs, d)
+        name = (f"my_gather_keys(k_pool ({n_blocks * bs}, {d}), block_table={table}, "
+                f"block_size={bs}, length={length})")
+        try:
+            got = core.call(my_gather_keys, pool, table, bs, length, name="my_gather_keys",
+                            returns="torch")
+        except RuntimeError as error:
+            if length != 0:
+                raise
+            core.fail(f"{name}: your function raised RuntimeError ({error}) for length 0: "
+                      f"return the sequence's first 0 keys, an empty ({0}, {d}) tensor "
+                      "(indexing the pool with an empty list of slots gives one; torch.stack "
+                      "of no tensors raises).", "llms.paged-gather-empty")
+        except IndexError as error:
+            core.fail(f"{name}: your function raised IndexError ({error}). The pool has "
+                      f"{n_blocks} blocks × block_size {bs} = {n_blocks * bs} rows, and the "
+                      f"table's blocks {table} hold every position below {len(table) * bs}: "
+                      "position t is row block_table[t // block_size] × block_size + t % "
+                      "block_size, with this call's block_size (is a size hard-coded, or a "
+                      "block counted past the table?).", "llms.paged-gather-out-of-pool")
+        want = pool[[table[t // bs] * bs + t % bs for t in range(length)]]
+        if got.ndim == 3 and got.shape[-1] == d:
+            core.fail(f"{name}: your result is {tuple(got.shape)}, one row of keys per block: "
+                      f"return ({length}, {d}), one key per position (flatten the blocks, then "
+                      "keep the first `length`).", "llms.paged-gather-shape")
+        if got.ndim == 2 and got.shape[1] == d and abs(got.shape[0] - length) == 1:
+            more = got.shape[0] > length
+            core.fail(f"{name}: you returned {got.shape[0]} keys; the sequence's first "
+                      f"length = {length} positions are 0..{length - 1}, {length} keys "
+                      f"(range(length)): one key too {'many' if more else 'few'}, an off by "
+                      "one.", "llms.paged-gather-off-by-one")
+        if got.ndim != 2 or got.shape[1] != d:
+            core.fail(f"{name}: expected shape ({length}, {d}); got {tuple(got.shape)}.",
+                      "llms.paged-gather-shape")
+        if got.shape == want.shape and torch.equal(got.double(), want):
+            continue
+        g = got.detach().double()
+        rows = [round(float(x)) for x in g[:, 0]]
+        if torch.allclose(g, pool[[min(max(r, 0), len(pool) - 1) for r in rows]]):
+            _gather_diagnosis(rows, table, bs, length, name)
+        core.compare(got, want, name=name, axes=("length", "d"))
+    core.passed(f"my_slot_of and my_gather_keys: slot = block_table[t // block_size] × "
+                f"block_size + t % block_size, IndexError past the table, for {len(slot_cases)} "
+                f"tables; the keys of {len(gather_cases)} sequences in logical order, incl. a "
+                "part-filled last block and length 0")
+
+
+# ------------------------------------------------------------------ ex8: FlashDecoding's combine
+
+COMBINE_FORBIDDEN = (
+    "torch.nn.functional.scaled_dot_product_attention",
+    "torch.logsumexp",
+    "torch.Tensor.logsumexp",
+    "helpers.streaming.combine_partials",
+    "helpers.streaming.flash_decoding",
+)
+COMBINE_PARTS = ("out", "lse")
+
+
+def _combine_cases():
+    """(label, q, k, v, mask or None, chunk_size, dtype, shift): shift is added to every score
+    (a softmax does not change; every log-sum-exp rises by it)."""
+    rng = core.rng(19)
+    cases = []
+
+    def add(label, T_q, T_k, d, d_v, chunk, dtype=torch.float64, masked=False, shift=0.0):
+        q = rng.normal(size=(T_q, d))
+        k = rng.normal(size=(T_k, d))
+        v = rng.normal(size=(T_k, d_v))
+        mask = None
+        if masked:  # query 0 may read only the last chunk's keys; the rest read all
+            mask = np.ones((T_q, T_k), dtype=bool)
+            mask[0, : T_k - chunk] = False
+        cases.append((label, q, k, v, mask, chunk, dtype, shift))
+
+    add("3 queries, 10 keys in chunks of 4 (the last one of 2)", 3, 10, 5, 4, 4)
+    add("decoding: one query, 3 chunks of 4 keys", 1, 12, 4, 6, 4)
+    add("one chunk", 2, 5, 4, 2, 8)
+    add("a query whose first chunks are masked (ℓ = −inf)", 3, 12, 4, 5, 4, masked=True)
+    add("float32, every score raised by 95 (exp overflows)", 2, 16, 4, 3, 4, torch.float32,
+        shift=95.0)
+    add("float32, query 1's scores 120 above query 0's", 2, 12, 4, 3, 4, torch.float32,
+        shift=np.array([[0.0], [120.0]]))
+    if core.grading():
+        add("a drawn case", int(rng.integers(1, 5)), int(rng.integers(4, 20)), 4, 3,
+            int(rng.integers(2, 6)))
+    return cases
+
+
+def _combine_inputs(q, k, v, mask, chunk, dtype, shift):
+    outs, lses = chunk_partials(q, k, v, mask, chunk_size=chunk)
+    shift = np.broadcast_to(shift, (q.shape[0], 1))[:, 0]  # (T_q,): one per query
+    return torch.tensor(outs, dtype=dtype), torch.tensor(lses + shift, dtype=dtype)
+
+
+def _combine_reference(q, k, v, mask, shift):
+    """Attention over all keys at once (float64): out (T_q, d_v), lse (T_q,)."""
+    s = torch.tensor(q @ k.T / math.sqrt(q.shape[-1]) + shift)
+    if mask is not None:
+        s = s.masked_fill(~torch.tensor(mask), -math.inf)
+    top = s.max(dim=-1, keepdim=True).values
+    e = torch.exp(s - top)
+    return (e @ torch.tensor(v)) / e.sum(-1, keepdim=True), (top + e.sum(-1, keepdim=True)
+                                                             .log())[:, 0]
+
+
+def _combine_mistakes(outs, lses):
+    """{key: (out, lse)} of the anticipated mistakes, on float64 inputs."""
+    o, l_ = outs.double(), lses.double()
+    top = l_.max(0).values
+    w = torch.exp(l_ - top)
+    right_out = (w[..., None] * o).sum(0) / w.sum(0)[:, None]
+    right_lse = top + torch.log(w.sum(0))
+    with np.errstate(all="ignore"):
+        finite = torch.where(torch.isinf(l_), torch.zeros_like(l_), l_)
+        return {
+            "mean": (o.mean(0), right_lse),
+            "sum": (o.sum(0), right_lse),
+            "unnormalised": ((torch.exp(l_)[..., None] * o).sum(0), right_lse),
+            "unnormalised-shifted": ((w[..., None] * o).sum(0), right_lse),
+            "softmax-axis": ((torch.softmax(l_, dim=1)[..., None] * o).sum(0), right_lse),
+            "linear": ((finite[..., None] * o).sum(0) / finite.sum(0)[:, None], right_lse),
+            "lse-max": (right_out, top),
+            "lse-sum": (right_out, finite.sum(0)),
+            "lse-no-top": (right_out, torch.log(w.sum(0))),
+            "lse-mean": (right_out, finite.mean(0)),
+        }
+
+
+COMBINE_MESSAGES = {
+    "mean": ("llms.combine-unweighted",
+             "out is the plain mean of the chunks' outputs: each was normalised by its own sum "
+             "exp(ℓ_c), so the whole softmax gives chunk c the weight exp(ℓ_c) / Σ_c' "
+             "exp(ℓ_c'), not 1 / n_chunks."),
+    "sum": ("llms.combine-unweighted",
+            "out is the sum of the chunks' outputs: weight chunk c by exp(ℓ_c) / Σ_c' exp(ℓ_c'), "
+            "its share of the whole softmax's denominator."),
+    "unnormalised": ("llms.combine-not-normalised",
+                     "out is Σ_c exp(ℓ_c) o_c: divide by Σ_c exp(ℓ_c), so that the weights of "
+                     "all keys sum to 1 again."),
+    "unnormalised-shifted": ("llms.combine-not-normalised",
+                             "out is Σ_c exp(ℓ_c − max ℓ) o_c: after subtracting the max, still "
+                             "divide by the sum of those weights, Σ_c exp(ℓ_c − max ℓ)."),
+    "softmax-axis": ("llms.combine-axis",
+                     "your chunk weights are normalised over the queries (the T_q axis, dim=1): "
+                     "each query's weights are over the chunks, dim=0."),
+    "linear": ("llms.combine-linear-weights",
+               "you weighted the chunks by ℓ_c itself: ℓ_c is a LOG of a sum, so chunk c's sum "
+               "is exp(ℓ_c); weight by exp(ℓ_c) / Σ_c' exp(ℓ_c')."),
+    "lse-max": ("llms.combine-lse",
+                "lse is the largest ℓ_c: add the log of the summed weights, lse = max ℓ + "
+                "log Σ_c exp(ℓ_c − max ℓ)."),
+    "lse-sum": ("llms.combine-lse",
+                "lse is the sum of the ℓ_c: the chunks' SUMS add, not their logs; lse = log "
+                "Σ_c exp(ℓ_c)."),
+    "lse-no-top": ("llms.combine-lse",
+                   "lse is log Σ_c exp(ℓ_c − max ℓ): add back the max you subtracted, lse = "
+                   "max ℓ + log Σ_c exp(ℓ_c − max ℓ)."),
+    "lse-mean": ("llms.combine-lse",
+                 "lse is the mean of the ℓ_c: lse = log Σ_c exp(ℓ_c), the log of the chunks' "
+                 "summed sums."),
+}
+
+
+def _combine_parts(result, name, T_q, d_v):
+    parts = core.unpack(result, COMBINE_PARTS, name=name)
+    for part, value in zip(COMBINE_PARTS, parts, strict=True):
+        if not isinstance(value, torch.Tensor):
+            kind = ("a NumPy array" if isinstance(value, np.ndarray)
+                    else f"a {type(value).__name__}")
+            core.fail(f"{name}: {part} is {kind}: the exercise asks for torch tensors.",
+                      "generic.wrong-type")
+    out, lse = parts
+    if tuple(out.shape) == (T_q,) and tuple(lse.shape) == (T_q, d_v):
+        core.fail(f"{name}: you returned (lse, out); the exercise asks for (out, lse), in that "
+                  "order.", "generic.tuple-order")
+    return out, lse
+
+
+def _combine_overflow(out, lse, lses, name, dtype):
+    rows = ~(torch.isfinite(out).all(-1) & torch.isfinite(lse))  # (T_q,)
+    top = lses.double().max(0).values  # (T_q,)
+    if rows.any() and (~rows).any() and (top[rows].max() < top.max() - 80):
+        core.fail(f"{name}: queries {_heads(np.flatnonzero(rows.numpy()).tolist())} come out "
+                  "inf or nan: their ℓ are far below the other queries', so one max for every "
+                  "query (lses.max() over everything) makes their exp(ℓ_c − max) underflow to "
+                  "0, and 0 / 0. Subtract each query's own largest ℓ: lses.max(dim=0).",
+                  "llms.combine-global-max")
+    bad = bool(rows.any())
+    if bad and dtype == torch.float32:
+        core.fail(f"{name}: your result has inf or nan on float32 partials whose ℓ are near "
+                  "100: exp(ℓ) overflows float32 above ℓ ≈ 88.7. Subtract each query's largest "
+                  "ℓ before exp (the weights exp(ℓ_c − max ℓ) are then at most 1), and add it "
+                  "back to the lse.", "llms.combine-overflow")
+    if bad:
+        core.fail(f"{name}: your result has inf or nan. Is a chunk with ℓ = −inf (every key "
+                  "masked) multiplied as inf · 0, or −inf − (−inf) computed? exp(ℓ_c − max ℓ) "
+                  "is 0 for such a chunk when max ℓ is finite.", "llms.combine-masked-chunk")
+
+
+def _combine_implied_weights(out, outs, lses, name):
+    """When out[i] is Σ_c α_c o_c[i] for some weights α (solvable when d_v > n_chunks), name
+    how the student's weights differ from exp(ℓ_c − lse)."""
+    n, T_q, d_v = outs.shape
+    if out.shape != (T_q, d_v) or d_v <= n or not torch.isfinite(out).all():
+        return
+    o = outs.double()
+    for i in range(T_q):
+        alpha = torch.from_numpy(np.linalg.lstsq(o[:, i].T.numpy(), out[i].detach().double()
+                                                 .numpy(), rcond=None)[0])  # (n,)
+        if not torch.allclose(o[:, i].T @ alpha, out[i].double(), atol=1e-7, rtol=1e-6):
+            return  # not a weighted sum of the chunks' outputs
+        right = torch.softmax(lses[:, i].double(), dim=0)
+        if torch.allclose(alpha, right, atol=1e-6):
+            continue
+        shown = np.array2string(alpha.numpy(), precision=4)
+        core.fail(f"{name}: query {i}'s output is a weighted sum of the chunks' outputs with "
+                  f"weights {shown} (summing to {float(alpha.sum()):.4g}); the whole softmax "
+                  "gives chunk c the weight exp(ℓ_c − lse), its share of the total, "
+                  f"{np.array2string(right.numpy(), precision=4)} (summing to 1). If you merge "
+                  "the chunks one at a time, rescale what you have so far by exp(lse_old − "
+                  "lse_new) whenever the running lse grows.", "llms.combine-weights")
+
+
+@core.exercise
+def check_combine_partials(my_combine_partials) -> None:
+    """Exercise: my_combine_partials(outs, lses) -> (out (T_q, d_v), lse (T_q,)), exactly."""
+    name0 = "my_combine_partials"
+    core.forbid(my_combine_partials, COMBINE_FORBIDDEN, name=name0,
+                why="Combine the chunks yourself with torch's exp, max, sum and log: the "
+                    "check compares you with one attention over all keys.")
+    cases = _combine_cases()
+    for label, q, k, v, mask, chunk, dtype, shift in cases:
+        outs, lses = _combine_inputs(q, k, v, mask, chunk, dtype, shift)
+        n, T_q, d_v = outs.shape
+        name = f"{name0}({label}: outs {tuple(outs.shape)}, lses {tuple(lses.shape)})"
+        try:
+            result = _call(my_combine_partials, outs, lses, name=name0)
+        except RuntimeError as error:
+            if "must match the size" not in str(error):
+                raise
+            core.fail(f"{name}: your function raised RuntimeError ({error}). outs is "
+                      f"(n_chunks, T_q, d_v) = {tuple(outs.shape)} and lses (n_chunks, T_q) = "
+                      f"{tuple(lses.shape)}: a weight per chunk and query multiplies outs with "
+                      "a last axis of size 1 added, w[..., None] (or w.unsqueeze(-1)), so that "
+                      "it spreads over d_v.", "llms.combine-broadcast")
+        out, lse = _combine_parts(result, name, T_q, d_v)
+        want_out, want_lse = _combine_reference(q, k, v, mask, shift)
+        tol = dict(atol=1e-4, rtol=1e-4) if dtype == torch.float32 else dict(atol=1e-9,
+                                                                             rtol=1e-9)
+        right = (out.shape == want_out.shape and lse.shape == want_lse.shape
+                 and torch.allclose(out.double(), want_out, **tol)
+                 and torch.allclose(lse.double(), want_lse, **tol))
+        if right:
+            core.compare_tuple((out, lse), (want_out, want_lse), COMBINE_PARTS, name=name,
+                               atol=tol["atol"], rtol=tol["rtol"])
+            continue
+        _combine_overflow(out, lse, lses, name, dtype)
+        if dtype == torch.float64:
+            for key, (w_out, w_lse) in _combine_mistakes(outs, lses).items():
+                same_out = out.shape == w_out.shape and torch.allclose(out.double(), w_out,
+                                                                       equal_nan=True)
+                same_lse = lse.shape == w_lse.shape and torch.allclose(lse.double(), w_lse,
+                                                                       equal_nan=True)
+                wrong_here = not (torch.allclose(w_out, want_out)
+                                  and torch.allclose(w_lse, want_lse))
+                if same_out and same_lse and wrong_here:
+                    diagnosis, message = COMBINE_MESSAGES[key]
+                    core.fail(f"{name}: {message}", diagnosis)
+        _combine_implied_weights(out, outs, lses, name)
+        core.compare_tuple((out, lse), (want_out, want_lse), COMBINE_PARTS, name=name,
+                           atol=tol["atol"], rtol=tol["rtol"],
+                           per_part={"out": dict(axes=("T_q", "d_v")),
+                                     "lse": dict(axes=("T_q",))},
+                           sizes=dict(T_q=T_q, d_v=d_v, n_chunks=n),
+                           factors={"n_chunks": float(n)})
+    core.passed(f"{name0}: out = Σ_c exp(ℓ_c − lse) o_c and lse = log Σ_c exp(ℓ_c), equal to "
+                f"one attention over all keys, for {len(cases)} cases incl. a masked chunk and "
+                "float32 ℓ near 100")

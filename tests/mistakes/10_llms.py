@@ -856,4 +856,775 @@ def my_row_backward(q, k, v, lse, d_out):
     (p @ v).backward(torch.tensor(d_out))
     return q.grad.numpy(), k.grad.numpy(), v.grad.numpy()
 '''),
+
+    # ---------------------------------------------------------------- ex6–ex8 (issue 22): taken from held-out sets g and h after the checks were tuned on g (so neither set is held out for these lines any more), and written for the diagnoses no held-out answer reached
+    dict(exercise='ex8', kind='softmax over the queries (set g)', expect='outs',
+         id='llms.combine-axis',
+         code='''def my_combine_partials(outs, lses):
+    w = torch.softmax(lses, dim=1)
+    m = lses.max(dim=0).values
+    lse = m + torch.log(torch.exp(lses - m).sum(0))
+    return (w.unsqueeze(-1) * outs).sum(0), lse
+'''),
+    dict(exercise='ex8', kind='softmax over the queries (set h)', expect='outs',
+         id='llms.combine-axis',
+         code='''def my_combine_partials(outs, lses):
+    m = lses.max(dim=-1, keepdim=True).values
+    e = torch.exp(lses - m)
+    w = e / e.sum(dim=-1, keepdim=True)       # (n_chunks, T_q)
+    out = (w[..., None] * outs).sum(dim=0)
+    top = lses.max(dim=0).values
+    lse = top + torch.log(torch.exp(lses - top).sum(dim=0))
+    return out, lse
+'''),
+    dict(exercise='ex8', kind='one max for every query (set h)', expect='queries [0] come out inf or nan',
+         id='llms.combine-global-max',
+         code='''def my_combine_partials(outs, lses):
+    m = lses.max()                            # one number
+    w = torch.exp(lses - m)
+    total = w.sum(dim=0)
+    out = (w[..., None] * outs).sum(dim=0) / total[:, None]
+    return out, m + torch.log(total)
+'''),
+    dict(exercise='ex8', kind='weights linear in ℓ (set g)', expect='outs',
+         id='llms.combine-linear-weights',
+         code='''def my_combine_partials(outs, lses):
+    w = lses / lses.sum(0)
+    m = lses.max(dim=0).values
+    lse = m + torch.log(torch.exp(lses - m).sum(0))
+    return (w.unsqueeze(-1) * outs).sum(0), lse
+'''),
+    dict(exercise='ex8', kind='lse is the max (set g)', expect='outs',
+         id='llms.combine-lse',
+         code='''def my_combine_partials(outs, lses):
+    lse = lses.max(dim=0).values
+    w = torch.softmax(lses, dim=0)
+    return (w.unsqueeze(-1) * outs).sum(0), lse
+'''),
+    dict(exercise='ex8', kind='lse is the sum of the lses (set g)', expect='outs',
+         id='llms.combine-lse',
+         code='''def my_combine_partials(outs, lses):
+    lse = lses.sum(dim=0)
+    w = torch.exp(lses - lses.max(dim=0).values)
+    w = w / w.sum(0)
+    return (w.unsqueeze(-1) * outs).sum(0), lse
+'''),
+    dict(exercise='ex8', kind='shifted by chunk 0 (set h)', expect='outs',
+         id='llms.combine-masked-chunk',
+         code='''def my_combine_partials(outs, lses):
+    ref = lses[0]                             # (T_q,)
+    w = torch.exp(lses - ref)
+    total = w.sum(dim=0)
+    out = (w[..., None] * outs).sum(dim=0) / total[:, None]
+    return out, ref + torch.log(total)
+'''),
+    dict(exercise='ex8', kind='running merge with -inf (set h)', expect='outs',
+         id='llms.combine-masked-chunk',
+         code='''def my_combine_partials(outs, lses):
+    out, lse = outs[0].clone(), lses[0].clone()
+    for c in range(1, outs.shape[0]):
+        m = torch.maximum(lse, lses[c])
+        a, b = torch.exp(lse - m), torch.exp(lses[c] - m)
+        out = (a[:, None] * out + b[:, None] * outs[c]) / (a + b)[:, None]
+        lse = m + torch.log(a + b)
+    return out, lse
+'''),
+    dict(exercise='ex8', kind='weights not normalised (set g)', expect='outs',
+         id='llms.combine-not-normalised',
+         code='''def my_combine_partials(outs, lses):
+    m = lses.max(dim=0).values
+    w = torch.exp(lses - m)
+    lse = m + torch.log(w.sum(0))
+    out = (w.unsqueeze(-1) * outs).sum(0)
+    return out, lse
+'''),
+    dict(exercise='ex8', kind='not normalised (set h)', expect='outs',
+         id='llms.combine-not-normalised',
+         code='''def my_combine_partials(outs, lses):
+    m = lses.max(dim=0).values
+    w = torch.exp(lses - m)
+    out = (w[..., None] * outs).sum(dim=0)
+    lse = m + torch.log(w.sum(dim=0))
+    return out, lse
+'''),
+    dict(exercise='ex8', kind='no max subtracted (set g)', expect='outs',
+         id='llms.combine-overflow',
+         code='''def my_combine_partials(outs, lses):
+    e = torch.exp(lses)
+    total = e.sum(0)
+    lse = torch.log(total)
+    out = (e.unsqueeze(-1) * outs).sum(0) / total.unsqueeze(-1)
+    return out, lse
+'''),
+    dict(exercise='ex8', kind='no max subtracted (set h)', expect='outs',
+         id='llms.combine-overflow',
+         code='''def my_combine_partials(outs, lses):
+    w = torch.exp(lses)                       # (n_chunks, T_q)
+    total = w.sum(dim=0)                      # (T_q,)
+    out = (w[..., None] * outs).sum(dim=0) / total[:, None]
+    return out, torch.log(total)
+'''),
+    dict(exercise='ex8', kind='plain mean of the partials (set g)', expect='outs',
+         id='llms.combine-unweighted',
+         code='''def my_combine_partials(outs, lses):
+    m = lses.max(dim=0).values
+    lse = m + torch.log(torch.exp(lses - m).sum(0))
+    out = outs.mean(dim=0)
+    return out, lse
+'''),
+    dict(exercise='ex8', kind='plain mean of the partials (set h)', expect='outs',
+         id='llms.combine-unweighted',
+         code='''def my_combine_partials(outs, lses):
+    m = lses.max(dim=0).values
+    lse = m + torch.log(torch.exp(lses - m).sum(dim=0))
+    return outs.mean(dim=0), lse
+'''),
+    dict(exercise='ex8', kind='-inf replaced by 0 (set g)', expect='outs',
+         id='llms.combine-weights',
+         code='''def my_combine_partials(outs, lses):
+    lses = torch.nan_to_num(lses, neginf=0.0)
+    outs = torch.nan_to_num(outs)
+    m = lses.max(dim=0).values
+    w = torch.exp(lses - m)
+    s = w.sum(0)
+    return (w.unsqueeze(-1) * outs).sum(0) / s.unsqueeze(-1), m + torch.log(s)
+'''),
+    dict(exercise='ex8', kind='running combine not rescaled (set g)', expect='outs',
+         id='llms.combine-weights',
+         code='''def my_combine_partials(outs, lses):
+    out = torch.zeros_like(outs[0])
+    lse = torch.full_like(lses[0], float("-inf"))
+    for o_c, l_c in zip(outs, lses):
+        new = torch.logaddexp(lse, l_c)
+        w = torch.exp(l_c - new)
+        w = torch.nan_to_num(w, nan=0.0)
+        out = out + w.unsqueeze(-1) * torch.nan_to_num(o_c)
+        lse = new
+    return out, lse
+'''),
+    dict(exercise='ex6', kind='hard-coded defaults (set g)', expect='your result is the rule with Llama 3',
+         id='llms.llama3-argument-ignored',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    smooth = (8192 / wavelen - 1) / 3
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    out = np.where(wavelen > 8192, inv_freq / factor, blended)
+    return np.where(wavelen < 2048, inv_freq, out)
+'''),
+    dict(exercise='ex6', kind='shipped numbers hard-coded (set h)', expect='your result is the rule with Llama 3',
+         id='llms.llama3-argument-ignored',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                       original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    smooth = (8192 / wavelen - 1.0) / (4.0 - 1.0)
+    blended = (1 - smooth) * inv_freq / 8.0 + smooth * inv_freq
+    return np.where(wavelen < 8192 / 4.0, inv_freq,
+                    np.where(wavelen > 8192 / 1.0, inv_freq / 8.0, blended))
+'''),
+    dict(exercise='ex6', kind='ramp linear in wavelength (set h)', expect='pairs [29, 30, 31, 32, 33, 34] are wrong, in-betwe',
+         id='llms.llama3-blend',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                       original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    low_wavelen = original_max_len / low_freq_factor
+    high_wavelen = original_max_len / high_freq_factor
+    smooth = (low_wavelen - wavelen) / (low_wavelen - high_wavelen)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    return np.where(wavelen < high_wavelen, inv_freq,
+                    np.where(wavelen > low_wavelen, inv_freq / factor, blended))
+'''),
+    dict(exercise='ex6', kind='floor division in smooth (set h)', expect='pairs [29, 30, 31, 32, 33, 34] are wrong, in-betwe',
+         id='llms.llama3-blend',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                       original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    turns = original_max_len // wavelen
+    smooth = (turns - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    return np.where(wavelen < original_max_len / high_freq_factor, inv_freq,
+                    np.where(wavelen > original_max_len / low_freq_factor, inv_freq / factor, blended))
+'''),
+    dict(exercise='ex6', kind='blend inverted (set g)', expect='your blend is the wrong way round',
+         id='llms.llama3-blend-inverted',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = smooth * inv_freq / factor + (1 - smooth) * inv_freq
+    out = np.where(wavelen > original_max_len / low_freq_factor, inv_freq / factor, blended)
+    return np.where(wavelen < original_max_len / high_freq_factor, inv_freq, out)
+'''),
+    dict(exercise='ex6', kind='blend weights swapped (set h)', expect='your blend is the wrong way round',
+         id='llms.llama3-blend-inverted',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                       original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq + smooth * inv_freq / factor
+    return np.where(wavelen < original_max_len / high_freq_factor, inv_freq,
+                    np.where(wavelen > original_max_len / low_freq_factor, inv_freq / factor, blended))
+'''),
+    dict(exercise='ex6', kind='fast and slow branches inverted (set g)', expect='your fast and slow pairs are the wrong way round',
+         id='llms.llama3-branches-inverted',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    out = np.where(wavelen > original_max_len / low_freq_factor, inv_freq, blended)
+    out = np.where(wavelen < original_max_len / high_freq_factor, inv_freq / factor, out)
+    return out
+'''),
+    dict(exercise='ex6', kind='fast and slow swapped (set h)', expect='your fast and slow pairs are the wrong way round',
+         id='llms.llama3-branches-inverted',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                       original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    return np.where(wavelen < original_max_len / high_freq_factor, inv_freq / factor,
+                    np.where(wavelen > original_max_len / low_freq_factor, inv_freq, blended))
+'''),
+    dict(exercise='ex6', kind='blend everywhere, smooth not clipped (set g)', expect='pairs [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1',
+         id='llms.llama3-fast-pairs',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    return (1 - smooth) * inv_freq / factor + smooth * inv_freq
+'''),
+    dict(exercise='ex6', kind='if / if / else (set h)', expect='pairs [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1',
+         id='llms.llama3-fast-pairs',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                       original_max_len=8192):
+    out = []
+    for theta in inv_freq:
+        wavelen = 2 * math.pi / theta
+        new = theta
+        if wavelen < original_max_len / high_freq_factor:
+            new = theta
+        if wavelen > original_max_len / low_freq_factor:
+            new = theta / factor
+        else:
+            smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+            new = (1 - smooth) * theta / factor + smooth * theta
+        out.append(new)
+    return np.array(out)
+'''),
+    dict(exercise='ex6', kind='compares θ, not the wavelength (set g)', expect='your frequencies are the ones you were given',
+         id='llms.llama3-frequency-as-wavelength',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    out = np.empty_like(inv_freq)
+    for i, theta in enumerate(inv_freq):
+        if theta < original_max_len / high_freq_factor:
+            out[i] = theta
+        elif theta > original_max_len / low_freq_factor:
+            out[i] = theta / factor
+        else:
+            smooth = (original_max_len / theta - low_freq_factor) / (high_freq_factor - low_freq_factor)
+            out[i] = (1 - smooth) * theta / factor + smooth * theta
+    return out
+'''),
+    dict(exercise='ex6', kind='frequency compared, not wavelength (set h)', expect='your frequencies are the ones you were given',
+         id='llms.llama3-frequency-as-wavelength',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                       original_max_len=8192):
+    theta = np.asarray(inv_freq, dtype=float)
+    low_wavelen = original_max_len / low_freq_factor
+    high_wavelen = original_max_len / high_freq_factor
+    smooth = (original_max_len * theta / (2 * np.pi) - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * theta / factor + smooth * theta
+    return np.where(theta < high_wavelen, theta,
+                    np.where(theta > low_wavelen, theta / factor, blended))
+'''),
+    dict(exercise='ex6', kind='multiplies by factor (set g)', expect='you multiplied by factor instead of dividing',
+         id='llms.llama3-multiplied',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq * factor + smooth * inv_freq
+    out = np.where(wavelen > original_max_len / low_freq_factor, inv_freq * factor, blended)
+    return np.where(wavelen < original_max_len / high_freq_factor, inv_freq, out)
+'''),
+    dict(exercise='ex6', kind='slow pairs multiplied (set h)', expect='you multiplied by factor instead of dividing',
+         id='llms.llama3-multiplied',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                       original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq * factor + smooth * inv_freq
+    return np.where(wavelen < original_max_len / high_freq_factor, inv_freq,
+                    np.where(wavelen > original_max_len / low_freq_factor, inv_freq * factor, blended))
+'''),
+    dict(exercise='ex6', kind='no blend (set h)', expect='the pairs between the thresholds are divided by fa',
+         id='llms.llama3-no-blend',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                       original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    return np.where(wavelen < original_max_len / high_freq_factor, inv_freq, inv_freq / factor)
+'''),
+    dict(exercise='ex6', kind='wavelength without 2π (set g)', expect='your wavelengths are 1 / θ_i',
+         id='llms.llama3-no-two-pi',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    wavelen = 1.0 / inv_freq
+    smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    out = np.where(wavelen > original_max_len / low_freq_factor, inv_freq / factor, blended)
+    return np.where(wavelen < original_max_len / high_freq_factor, inv_freq, out)
+'''),
+    dict(exercise='ex6', kind='wavelength without 2π (set h)', expect='your wavelengths are 1 / θ_i',
+         id='llms.llama3-no-two-pi',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                       original_max_len=8192):
+    wavelen = 1.0 / inv_freq
+    smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    out = np.where(wavelen > original_max_len / low_freq_factor, inv_freq / factor, blended)
+    return np.where(wavelen < original_max_len / high_freq_factor, inv_freq, out)
+'''),
+    dict(exercise='ex6', kind='slow branch forgotten (set g)', expect='pairs [35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45,',
+         id='llms.llama3-slow-pairs',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    return np.where(wavelen < original_max_len / high_freq_factor, inv_freq, blended)
+'''),
+    dict(exercise='ex6', kind='smooth with λ / L (set g)', expect='your smooth uses λ_i / original_max_len',
+         id='llms.llama3-smooth-inverted',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    smooth = (wavelen / original_max_len - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    out = np.where(wavelen > original_max_len / low_freq_factor, inv_freq / factor, blended)
+    return np.where(wavelen < original_max_len / high_freq_factor, inv_freq, out)
+'''),
+    dict(exercise='ex6', kind='smooth from λ / L (set h)', expect='your smooth uses λ_i / original_max_len',
+         id='llms.llama3-smooth-inverted',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                       original_max_len=8192):
+    wavelen = 2 * math.pi / inv_freq
+    smooth = (wavelen / original_max_len - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    out = np.where(wavelen > original_max_len / low_freq_factor, inv_freq / factor, blended)
+    return np.where(wavelen < original_max_len / high_freq_factor, inv_freq, out)
+'''),
+    dict(exercise='ex6', kind='thresholds swapped (set g)', expect='your thresholds are swapped',
+         id='llms.llama3-thresholds-swapped',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    wavelen = 2 * np.pi / inv_freq
+    high_freq_wavelen = original_max_len / low_freq_factor
+    low_freq_wavelen = original_max_len / high_freq_factor
+    smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    return np.where(wavelen < high_freq_wavelen, inv_freq,
+                    np.where(wavelen > low_freq_wavelen, inv_freq / factor, blended))
+'''),
+    dict(exercise='ex7', kind='torch.stack of nothing (set h)', expect='your function raised RuntimeError',
+         id='llms.paged-gather-empty',
+         code='''def my_slot_of(block_table, block_size, position):
+    logical, offset = divmod(position, block_size)
+    if position < 0 or logical >= len(block_table):
+        raise IndexError(f"no block for position {position}")
+    return int(block_table[logical]) * block_size + offset
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    return torch.stack([k_pool[my_slot_of(block_table, block_size, t)] for t in range(length)])
+'''),
+    dict(exercise='ex7', kind='gather assumes a contiguous pool (set g)', expect='you returned k_pool[',
+         id='llms.paged-gather-logical',
+         code='''def my_slot_of(block_table, block_size, position):
+    b, off = divmod(position, block_size)
+    if position < 0 or b >= len(block_table):
+        raise IndexError(position)
+    return int(block_table[b]) * block_size + off
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    return k_pool[:length]
+'''),
+    dict(exercise='ex7', kind='one key short (set h)', expect='you returned 8 keys',
+         id='llms.paged-gather-off-by-one',
+         code='''def my_slot_of(block_table, block_size, position):
+    logical, offset = divmod(position, block_size)
+    if position < 0 or logical >= len(block_table):
+        raise IndexError(f"no block for position {position}")
+    return int(block_table[logical]) * block_size + offset
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, t) for t in range(length - 1)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='hard-coded block size (set g)', expect='your function raised IndexError',
+         id='llms.paged-gather-out-of-pool',
+         code='''def my_slot_of(block_table, block_size, position):
+    b, off = divmod(position, block_size)
+    if position < 0 or b >= len(block_table):
+        raise IndexError(position)
+    return int(block_table[b]) * block_size + off
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [int(block_table[p // 16]) * 16 + p % 16 for p in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='physical order (set h)', expect="you have the right slots in the pool's",
+         id='llms.paged-gather-physical-order',
+         code='''def my_slot_of(block_table, block_size, position):
+    logical, offset = divmod(position, block_size)
+    if position < 0 or logical >= len(block_table):
+        raise IndexError(f"no block for position {position}")
+    return int(block_table[logical]) * block_size + offset
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    blocks = sorted(int(b) for b in block_table)
+    slots = [b * block_size + o for b in blocks for o in range(block_size)][:length]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='stacks along dim 1 (set g)', expect='expected shape',
+         id='llms.paged-gather-shape',
+         code='''def my_slot_of(block_table, block_size, position):
+    b, off = divmod(position, block_size)
+    if position < 0 or b >= len(block_table):
+        raise IndexError(position)
+    return int(block_table[b]) * block_size + off
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    return torch.stack([k_pool[my_slot_of(block_table, block_size, p)] for p in range(length)], dim=1)
+'''),
+    dict(exercise='ex7', kind='torch.gather on one column (set h)', expect='expected shape',
+         id='llms.paged-gather-shape',
+         code='''def my_slot_of(block_table, block_size, position):
+    logical, offset = divmod(position, block_size)
+    if position < 0 or logical >= len(block_table):
+        raise IndexError(f"no block for position {position}")
+    return int(block_table[logical]) * block_size + offset
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = torch.tensor([my_slot_of(block_table, block_size, t) for t in range(length)], dtype=torch.long)
+    return torch.gather(k_pool, 0, slots[:, None])
+'''),
+    dict(exercise='ex7', kind='gather keeps whole blocks (set g)', expect='you returned 12 keys, every slot of the blocks tha',
+         id='llms.paged-gather-whole-blocks',
+         code='''def my_slot_of(block_table, block_size, position):
+    b, off = divmod(position, block_size)
+    if position < 0 or b >= len(block_table):
+        raise IndexError(position)
+    return int(block_table[b]) * block_size + off
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    d = k_pool.shape[-1]
+    blocks = k_pool.reshape(-1, block_size, d)
+    table = torch.as_tensor(list(block_table), dtype=torch.long)
+    return blocks[table].reshape(-1, d)
+'''),
+    dict(exercise='ex7', kind='whole blocks, not trimmed (set h)', expect='you returned 12 keys, every slot of the blocks tha',
+         id='llms.paged-gather-whole-blocks',
+         code='''def my_slot_of(block_table, block_size, position):
+    logical, offset = divmod(position, block_size)
+    if position < 0 or logical >= len(block_table):
+        raise IndexError(f"no block for position {position}")
+    return int(block_table[logical]) * block_size + offset
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    n_blocks = math.ceil(length / block_size)
+    rows = [k_pool[int(b) * block_size:(int(b) + 1) * block_size] for b in block_table[:n_blocks]]
+    return torch.cat(rows) if rows else k_pool[:0]
+'''),
+    dict(exercise='ex7', kind='pool reshaped slot-major (set g)', expect="row 0 is slot 3's key",
+         id='llms.paged-gather-wrong-slot',
+         code='''def my_slot_of(block_table, block_size, position):
+    b, off = divmod(position, block_size)
+    if position < 0 or b >= len(block_table):
+        raise IndexError(position)
+    return int(block_table[b]) * block_size + off
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    d = k_pool.shape[-1]
+    blocks = k_pool.reshape(block_size, -1, d)
+    table = torch.as_tensor(list(block_table), dtype=torch.long)
+    return blocks[:, table].transpose(0, 1).reshape(-1, d)[:length]
+'''),
+    dict(exercise='ex7', kind='positions 1..length (set g)', expect="row 0 is slot 13's key",
+         id='llms.paged-gather-wrong-slot',
+         code='''def my_slot_of(block_table, block_size, position):
+    b, off = divmod(position, block_size)
+    if position < 0 or b >= len(block_table):
+        raise IndexError(position)
+    return int(block_table[b]) * block_size + off
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(1, length + 1)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='// and % swapped (set g)', expect='your function raised IndexError',
+         id='llms.paged-index-error-in-table',
+         code='''def my_slot_of(block_table, block_size, position):
+    if position < 0 or position >= len(block_table) * block_size:
+        raise IndexError(position)
+    block = block_table[position % block_size]
+    offset = position // block_size
+    return int(block) * block_size + offset
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='ceil for the logical block (set g)', expect='your function raised IndexError',
+         id='llms.paged-index-error-in-table',
+         code='''def my_slot_of(block_table, block_size, position):
+    b = math.ceil(position / block_size)
+    if position < 0 or b >= len(block_table):
+        raise IndexError(position)
+    return int(block_table[b]) * block_size + position % block_size
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='ValueError instead of IndexError (set g)', expect="position 12 is past the table's 3 blocks of 4",
+         id='llms.paged-no-index-error',
+         code='''def my_slot_of(block_table, block_size, position):
+    b, off = divmod(position, block_size)
+    if position < 0 or b >= len(block_table):
+        raise ValueError(f"no block for position {position}")
+    return int(block_table[b]) * block_size + off
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='negative positions wrap (set g)', expect="position -1 comes before the sequence's first posi",
+         id='llms.paged-no-index-error',
+         code='''def my_slot_of(block_table, block_size, position):
+    if position >= len(block_table) * block_size:
+        raise IndexError(position)
+    return int(block_table[position // block_size]) * block_size + position % block_size
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='my_slot_of ignores the block table (set g)', expect='you returned the logical position',
+         id='llms.paged-slot-logical',
+         code='''def my_slot_of(block_table, block_size, position):
+    if position < 0 or position >= len(block_table) * block_size:
+        raise IndexError(position)
+    return (position // block_size) * block_size + position % block_size
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='table not used (set h)', expect='you returned the logical position',
+         id='llms.paged-slot-logical',
+         code='''def my_slot_of(block_table, block_size, position):
+    if position < 0 or position >= len(block_table) * block_size:
+        raise IndexError(f"position {position} is past the table")
+    block = position // block_size
+    offset = position % block_size
+    return block * block_size + offset
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    return k_pool[:length].clone()
+'''),
+    dict(exercise='ex7', kind='forgets × block_size (set g)', expect='you added the offset to the physical block number',
+         id='llms.paged-slot-no-block-size',
+         code='''def my_slot_of(block_table, block_size, position):
+    b = position // block_size
+    if position < 0 or b >= len(block_table):
+        raise IndexError(position)
+    return int(block_table[b]) + position % block_size
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='block not times block_size (set h)', expect='you added the offset to the physical block number',
+         id='llms.paged-slot-no-block-size',
+         code='''def my_slot_of(block_table, block_size, position):
+    logical = position // block_size
+    if position < 0 or logical >= len(block_table):
+        raise IndexError(f"no block for position {position}")
+    return int(block_table[logical]) + position % block_size
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, t) for t in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='returns (block, offset) (set g)', expect='you returned tuple',
+         id='llms.paged-slot-not-an-int',
+         code='''def my_slot_of(block_table, block_size, position):
+    b, off = divmod(position, block_size)
+    if position < 0 or b >= len(block_table):
+        raise IndexError(position)
+    return int(block_table[b]), off
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    rows = []
+    for p in range(length):
+        block, off = my_slot_of(block_table, block_size, p)
+        rows.append(k_pool[block * block_size + off])
+    return torch.stack(rows) if rows else k_pool[:0]
+'''),
+    dict(exercise='ex7', kind='returns a NumPy integer (set g)', expect='you returned a NumPy int64',
+         id='llms.paged-slot-not-an-int',
+         code='''def my_slot_of(block_table, block_size, position):
+    b, off = np.divmod(position, block_size)
+    if position < 0 or b >= len(block_table):
+        raise IndexError(position)
+    return block_table[b] * block_size + off
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [int(my_slot_of(block_table, block_size, p)) for p in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex6', kind='returns the unscaled frequencies', expect='nothing was scaled',
+         id='llms.llama3-frequency-as-wavelength',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    return np.array(inv_freq, dtype=float)
+'''),
+    dict(exercise='ex6', kind='position interpolation instead', expect='position interpolation',
+         id='llms.llama3-every-pair-divided',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    return inv_freq / factor
+'''),
+    dict(exercise='ex6', kind='returns wavelengths', expect='wavelengths',
+         id='llms.llama3-wavelengths-returned',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    wavelength = 2 * math.pi / inv_freq
+    smooth = (original_max_len / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    theta = np.where(wavelength < original_max_len / high_freq_factor, inv_freq,
+                    np.where(wavelength > original_max_len / low_freq_factor, inv_freq / factor, blended))
+    return 2 * math.pi / theta
+'''),
+    dict(exercise='ex6', kind="smooth's denominator reversed", expect='low_freq_factor − high_freq_factor',
+         id='llms.llama3-smooth-denominator',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    wavelength = 2 * math.pi / inv_freq
+    smooth = (original_max_len / wavelength - low_freq_factor) / (low_freq_factor - high_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    return np.where(wavelength < original_max_len / high_freq_factor, inv_freq,
+                    np.where(wavelength > original_max_len / low_freq_factor, inv_freq / factor, blended))
+'''),
+    dict(exercise='ex6', kind='one frequency per feature', expect='one frequency per pair',
+         id='llms.llama3-shape',
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+    wavelength = 2 * math.pi / inv_freq
+    smooth = (original_max_len / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    out = np.where(wavelength < original_max_len / high_freq_factor, inv_freq,
+                    np.where(wavelength > original_max_len / low_freq_factor, inv_freq / factor, blended))
+    return np.repeat(out, 2)
+'''),
+    dict(exercise='ex6', kind="defaults of Llama 2's context", expect='defaults',
+         id='llms.llama3-defaults',
+         code='''def my_llama3_frequencies(inv_freq, factor=4.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=4096):
+    wavelength = 2 * math.pi / inv_freq
+    smooth = (original_max_len / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
+    return np.where(wavelength < original_max_len / high_freq_factor, inv_freq,
+                    np.where(wavelength > original_max_len / low_freq_factor, inv_freq / factor, blended))
+'''),
+    dict(exercise='ex7', kind='true division', expect='floor division',
+         id='llms.paged-true-division',
+         code='''def my_slot_of(block_table, block_size, position):
+    block, offset = position / block_size, position % block_size
+    if not 0 <= block < len(block_table) * 1.0 + 1:
+        raise IndexError(position)
+    return int(block_table[block]) * block_size + offset
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, t) for t in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='the physical block only', expect='add the offset',
+         id='llms.paged-slot-block-only',
+         code='''def my_slot_of(block_table, block_size, position):
+    block, offset = divmod(position, block_size)
+    if not 0 <= block < len(block_table):
+        raise IndexError(position)
+    return int(block_table[block])
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, t) for t in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='one block too far', expect='one block too far',
+         id='llms.paged-slot-off-by-one',
+         code='''def my_slot_of(block_table, block_size, position):
+    block, offset = divmod(position, block_size)
+    if not 0 <= block < len(block_table):
+        raise IndexError(position)
+    return (int(block_table[block]) + 1) * block_size + offset
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, t) for t in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='block and offset swapped, guarded', expect='swapped the block and the offset',
+         id='llms.paged-slot-offset-swapped',
+         code='''def my_slot_of(block_table, block_size, position):
+    offset, block = divmod(position, block_size)
+    if block >= len(block_table):
+        return -1
+    if offset >= len(block_table):
+        raise IndexError(position)
+    return int(block_table[block]) * block_size + offset
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, t) for t in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex7', kind='offset from the wrong block size', expect='get the wrong slot',
+         id='llms.paged-slot-wrong',
+         code='''def my_slot_of(block_table, block_size, position):
+    block, offset = divmod(position, block_size)
+    if not 0 <= block < len(block_table):
+        raise IndexError(position)
+    return int(block_table[block]) * block_size + position % 2
+
+
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, t) for t in range(length)]
+    return k_pool[torch.tensor(slots, dtype=torch.long)]
+'''),
+    dict(exercise='ex8', kind='softmax over the queries', expect='over the queries',
+         id='llms.combine-axis',
+         code='''def my_combine_partials(outs, lses):
+    top = lses.max(dim=0).values
+    w = torch.softmax(lses, dim=1)
+    out = (w[..., None] * outs).sum(dim=0)
+    return out, top + torch.log(torch.exp(lses - top).sum(dim=0))
+'''),
+    dict(exercise='ex8', kind='weights broadcast on the wrong axis (set g)', expect='a last axis of size 1',
+         id='llms.combine-broadcast',
+         code='''def my_combine_partials(outs, lses):
+    m = lses.max(dim=0).values
+    w = torch.exp(lses - m)
+    s = w.sum(0)
+    out = (w.unsqueeze(1) * outs).sum(0) / s.unsqueeze(-1)
+    return out, m + torch.log(s)
+'''),
 ]

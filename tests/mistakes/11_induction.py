@@ -707,4 +707,298 @@ def my_ablation_effect(model, ids, layer, head, span):
         picked = logits.gather(-1, ids[:, span + 2 :, None])
         return -picked.mean().item()
 ''')),
+
+    # ---------------------------------------------------------------- ex5–ex6 (issue 22): taken from held-out sets g and h after the checks were tuned on g, and written for the diagnoses no held-out answer reached
+    dict(exercise='ex6', kind='mean over batch and features (set g)', expect='you averaged over the features',
+         id='induction.mean-ablate-features',
+         code='''def my_mean_ablate(head_out, reference):
+    mean = reference.mean(dim=(0, 2), keepdim=True)
+    return mean.expand_as(head_out).clone()
+'''),
+    dict(exercise='ex6', kind='mean of head_out (set g)', expect='you took the mean of head_out itself',
+         id='induction.mean-ablate-own-batch',
+         code='''def my_mean_ablate(head_out, reference):
+    return head_out.mean(dim=0, keepdim=True).expand_as(head_out).clone()
+'''),
+    dict(exercise='ex6', kind="own batch's mean (set h)", expect='you took the mean of head_out itself',
+         id='induction.mean-ablate-own-batch',
+         code='''def my_mean_ablate(head_out, reference):
+    return head_out.mean(dim=0, keepdim=True).expand_as(head_out).clone()
+'''),
+    dict(exercise='ex6', kind='mean over batch and positions (set g)', expect='you averaged the reference over the positions',
+         id='induction.mean-ablate-positions',
+         code='''def my_mean_ablate(head_out, reference):
+    mean = reference.mean(dim=(0, 1))
+    return mean.expand_as(head_out).clone()
+'''),
+    dict(exercise='ex6', kind='mean over positions (set g)', expect="sequence b got reference sequence b's mean over IT",
+         id='induction.mean-ablate-positions',
+         code='''def my_mean_ablate(head_out, reference):
+    mean = reference.mean(dim=1, keepdim=True)
+    return mean.expand_as(head_out).clone()
+'''),
+    dict(exercise='ex6', kind='resample, not mean (set h)', expect="sequence b got the reference's sequence b",
+         id='induction.mean-ablate-resample',
+         code='''def my_mean_ablate(head_out, reference):
+    B = head_out.shape[0]
+    idx = torch.arange(B) % reference.shape[0]
+    return reference[idx].clone()
+'''),
+    dict(exercise='ex6', kind='re-centred, not replaced (set h)', expect='your sequences differ from one another',
+         id='induction.mean-ablate-rows-differ',
+         code='''def my_mean_ablate(head_out, reference):
+    return head_out - head_out.mean(dim=0, keepdim=True) + reference.mean(dim=0, keepdim=True)
+'''),
+    dict(exercise='ex6', kind='returns (T, d) (set g)', expect='you returned the',
+         id='induction.mean-ablate-shape',
+         code='''def my_mean_ablate(head_out, reference):
+    return reference.mean(dim=0)
+'''),
+    dict(exercise='ex6', kind='keepdim (1, T, d) (set g)', expect='you returned the',
+         id='induction.mean-ablate-shape',
+         code='''def my_mean_ablate(head_out, reference):
+    return reference.mean(dim=0, keepdim=True).clone()
+'''),
+    dict(exercise='ex6', kind='subtracts the mean (set g)', expect='you subtracted the mean from head_out',
+         id='induction.mean-ablate-subtracted',
+         code='''def my_mean_ablate(head_out, reference):
+    return head_out - reference.mean(dim=0, keepdim=True)
+'''),
+    dict(exercise='ex6', kind='zero ablation (set g)', expect='your output is all zeros',
+         id='induction.mean-ablate-zero',
+         code='''def my_mean_ablate(head_out, reference):
+    return torch.zeros_like(head_out)
+'''),
+    dict(exercise='ex5', kind='mean over every query (set g)', expect='you averaged over every query, those with no match',
+         id='induction.prefix-all-queries',
+         code='''def my_prefix_matching_score(weights, ids):
+    T = len(ids)
+    total = 0.0
+    for i in range(T):
+        for j in range(1, i):
+            if ids[j - 1] == ids[i]:
+                total += weights[i, j]
+    return float(total / T)
+'''),
+    dict(exercise='ex5', kind='mean over every query (set h)', expect='you averaged over every query, those with no match',
+         id='induction.prefix-all-queries',
+         code='''def my_prefix_matching_score(weights, ids):
+    ids = np.asarray(ids)
+    T = len(ids)
+    score = np.zeros(T)
+    for i in range(T):
+        for j in range(1, i):
+            if ids[j - 1] == ids[i]:
+                score[i] += weights[i, j]
+    return float(score.mean())
+'''),
+    dict(exercise='ex5', kind='includes j = i (set g)', expect='ids [1 4 4 2 4 4 7])',
+         id='induction.prefix-includes-query',
+         code='''def my_prefix_matching_score(weights, ids):
+    T = len(ids)
+    scores = []
+    for i in range(T):
+        keys = [j for j in range(1, i + 1) if ids[j - 1] == ids[i]]
+        if keys:
+            scores.append(sum(weights[i, j] for j in keys))
+    return float(np.mean(scores)) if scores else 0.0
+'''),
+    dict(exercise='ex5', kind='diagonal included (set h)', expect='ids [1 4 4 2 4 4 7])',
+         id='induction.prefix-includes-query',
+         code='''def my_prefix_matching_score(weights, ids):
+    T = len(ids)
+    totals = []
+    for i in range(T):
+        keys = [j for j in range(1, i + 1) if ids[j - 1] == ids[i]]
+        if keys:
+            totals.append(sum(weights[i, j] for j in keys))
+    return float(np.mean(totals)) if totals else 0.0
+'''),
+    dict(exercise='ex5', kind='NaN when no query qualifies (set g)', expect='your score is nan',
+         id='induction.prefix-no-match',
+         code='''def my_prefix_matching_score(weights, ids):
+    T = len(ids)
+    scores = []
+    for i in range(T):
+        keys = [j for j in range(1, i) if ids[j - 1] == ids[i]]
+        if keys:
+            scores.append(weights[i, keys].sum())
+    return float(np.mean(scores))
+'''),
+    dict(exercise='ex5', kind='nan with no match (set h)', expect='your score is nan',
+         id='induction.prefix-no-match',
+         code='''def my_prefix_matching_score(weights, ids):
+    ids = np.asarray(ids)
+    T = len(ids)
+    match = np.zeros((T, T), dtype=bool)
+    for i in range(T):
+        for j in range(1, i):
+            match[i, j] = ids[j - 1] == ids[i]
+    has = match.any(axis=1)
+    return float((weights * match).sum(axis=1)[has].mean())
+'''),
+    dict(exercise='ex5', kind='max instead of total (set g)', expect='ids [5 1 2 5 3 5 2 4 5])',
+         id='induction.prefix-one-match',
+         code='''def my_prefix_matching_score(weights, ids):
+    T = len(ids)
+    scores = []
+    for i in range(T):
+        keys = [j for j in range(1, i) if ids[j - 1] == ids[i]]
+        if keys:
+            scores.append(max(weights[i, j] for j in keys))
+    return float(np.mean(scores)) if scores else 0.0
+'''),
+    dict(exercise='ex5', kind='largest matched weight (set h)', expect='ids [5 1 2 5 3 5 2 4 5])',
+         id='induction.prefix-one-match',
+         code='''def my_prefix_matching_score(weights, ids):
+    ids = np.asarray(ids)
+    T = len(ids)
+    best = []
+    for i in range(T):
+        keys = [j for j in range(1, i) if ids[j - 1] == ids[i]]
+        if keys:
+            best.append(max(weights[i, keys]))
+    return float(np.mean(best)) if best else 0.0
+'''),
+    dict(exercise='ex5', kind='mean over the matched keys (set h)', expect='ids [5 1 2 5 3 5 2 4 5])',
+         id='induction.prefix-per-key',
+         code='''def my_prefix_matching_score(weights, ids):
+    ids = np.asarray(ids)
+    T = len(ids)
+    match = (ids[None, :-1] == ids[:, None])              # (T, T-1): ids[j-1] == ids[i], j = 1..T-1
+    match = np.concatenate([np.zeros((T, 1), dtype=bool), match], axis=1) & np.tri(T, T, -1, dtype=bool)
+    n = match.sum(axis=1)
+    has = n > 0
+    if not has.any():
+        return 0.0
+    per_query = (weights * match).sum(axis=1)[has] / n[has]
+    return float(per_query.mean())
+'''),
+    dict(exercise='ex5', kind='duplicate-token keys (set g)', expect='you took the weight on the earlier occurrences of',
+         id='induction.prefix-same-token',
+         code='''def my_prefix_matching_score(weights, ids):
+    ids = np.asarray(ids)
+    T = len(ids)
+    same = ids[None, :] == ids[:, None]
+    mask = same & np.tri(T, T, -1, dtype=bool)
+    has = mask.any(axis=1)
+    if not has.any():
+        return 0.0
+    return float((weights * mask).sum(axis=1)[has].mean())
+'''),
+    dict(exercise='ex5', kind='same token, not the one after (set h)', expect='you took the weight on the earlier occurrences of',
+         id='induction.prefix-same-token',
+         code='''def my_prefix_matching_score(weights, ids):
+    ids = np.asarray(ids)
+    T = len(ids)
+    match = (ids[None, :] == ids[:, None]) & np.tri(T, T, -1, dtype=bool)
+    has = match.any(axis=1)
+    if not has.any():
+        return 0.0
+    return float((weights * match).sum(axis=1)[has].mean())
+'''),
+    dict(exercise='ex5', kind='drops queries with zero weight (set g)', expect="you summed the queries' weights on their matches",
+         id='induction.prefix-sum',
+         code='''def my_prefix_matching_score(weights, ids):
+    ids = np.asarray(ids)
+    T = len(ids)
+    mask = np.zeros((T, T), dtype=bool)
+    mask[:, 1:] = ids[None, :-1] == ids[:, None]
+    mask &= np.tri(T, T, -1, dtype=bool)
+    per = (weights * mask).sum(axis=1)
+    per = per[per > 0]
+    return float(per.mean()) if len(per) else 0.0
+'''),
+    dict(exercise='ex5', kind='upper triangle (set g)', expect='your score is 0, the weight of keys AFTER the quer',
+         id='induction.prefix-transposed',
+         code='''def my_prefix_matching_score(weights, ids):
+    ids = np.asarray(ids)
+    T = len(ids)
+    mask = np.zeros((T, T), dtype=bool)
+    mask[:, 1:] = ids[None, :-1] == ids[:, None]
+    mask &= np.triu(np.ones((T, T), dtype=bool), 1)
+    has = mask.any(axis=1)
+    if not has.any():
+        return 0.0
+    return float((weights * mask).sum(axis=1)[has].mean())
+'''),
+    dict(exercise='ex5', kind='pattern read transposed (set h)', expect='your score is 0, the weight of keys AFTER the quer',
+         id='induction.prefix-transposed',
+         code='''def my_prefix_matching_score(weights, ids):
+    ids = np.asarray(ids)
+    T = len(ids)
+    scores = []
+    for i in range(T):
+        js = [j for j in range(1, i) if ids[j - 1] == ids[i]]
+        if js:
+            scores.append(weights[js, i].sum())
+    return float(np.mean(scores)) if scores else 0.0
+'''),
+    dict(exercise='ex5', kind='j from 0 wraps to ids[-1] (set g)', expect='you let j start at 0, where ids[j − 1] is ids[−1],',
+         id='induction.prefix-wraps',
+         code='''def my_prefix_matching_score(weights, ids):
+    T = len(ids)
+    scores = []
+    for i in range(T):
+        keys = [j for j in range(i) if ids[j - 1] == ids[i]]
+        if keys:
+            scores.append(weights[i, keys].sum())
+    return float(np.mean(scores)) if scores else 0.0
+'''),
+    dict(exercise='ex5', kind='j = 0 wraps to ids[-1] (set h)', expect='you let j start at 0, where ids[j − 1] is ids[−1],',
+         id='induction.prefix-wraps',
+         code='''def my_prefix_matching_score(weights, ids):
+    ids = np.asarray(ids)
+    T = len(ids)
+    prev = ids[np.arange(T) - 1]                          # token before each key
+    match = (prev[None, :] == ids[:, None]) & np.tri(T, T, -1, dtype=bool)
+    has = match.any(axis=1)
+    if not has.any():
+        return 0.0
+    return float((weights * match).sum(axis=1)[has].mean())
+'''),
+    dict(exercise='ex5', kind='shifted the wrong way (set g)', expect='your score is 0',
+         id='induction.prefix-wrong-value',
+         code='''def my_prefix_matching_score(weights, ids):
+    ids = np.asarray(ids)
+    T = len(ids)
+    nxt = np.roll(ids, -1)
+    mask = (nxt[None, :] == ids[:, None]) & np.tri(T, T, -1, dtype=bool)
+    mask[:, -1] = False
+    has = mask.any(axis=1)
+    if not has.any():
+        return 0.0
+    return float((weights * mask).sum(axis=1)[has].mean())
+'''),
+    dict(exercise='ex5', kind='mean over matching entries (set g)', expect='ids [5 1 2 5 3 5 2 4 5])',
+         id='induction.prefix-wrong-value',
+         code='''def my_prefix_matching_score(weights, ids):
+    ids = np.asarray(ids)
+    T = len(ids)
+    mask = np.zeros((T, T), dtype=bool)
+    mask[:, 1:] = ids[None, :-1] == ids[:, None]
+    mask &= np.tri(T, T, -1, dtype=bool)
+    if not mask.any():
+        return 0.0
+    return float(weights[mask].mean())
+'''),
+    dict(exercise='ex5', kind='the token before an earlier occurrence', expect='before an earlier occurrence',
+         id='induction.prefix-token-before',
+         code='''def my_prefix_matching_score(weights, ids):
+    T = len(ids)
+    sums = []
+    for i in range(T):
+        keys = [j for j in range(0, i - 1) if ids[j + 1] == ids[i]]
+        if keys:
+            sums.append(weights[i, keys].sum())
+    return float(np.mean(sums)) if sums else 0.0
+'''),
+    dict(exercise='ex6', kind='assumes B_ref == B', expect='B_ref',
+         id='induction.mean-ablate-batch-sizes',
+         code='''def my_mean_ablate(head_out, reference):
+    mean = reference.sum(dim=0) / head_out.shape[0]
+    if reference.shape[0] != head_out.shape[0]:
+        mean = reference.view(head_out.shape[0], -1).mean(0)
+    return mean.expand_as(head_out).clone()
+'''),
 ]
