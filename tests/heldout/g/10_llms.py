@@ -1,11 +1,11 @@
 """Held-out answers for exercises/10_llms.ipynb (set g), written from the exercise texts alone."""
 
 WRONG = [
-    # ------------------------------------------------------------------ ex6 llama3_frequencies
+    # ------------------------------------------------------------------ ex6 my_llama3_frequencies
     dict(exercise="ex6", kind="thresholds swapped",
          mistake="divides original_max_len by the wrong factors: the fast pairs are those with λ < original_max_len / low_freq_factor and the slow ones λ > original_max_len / high_freq_factor, so the blend band disappears and the pairs in it are wrongly kept or divided",
          names=["high_freq_factor", "low_freq_factor", "threshold", "swapped", "fast pair", "slow pair"],
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     wavelen = 2 * np.pi / inv_freq
     high_freq_wavelen = original_max_len / low_freq_factor
     low_freq_wavelen = original_max_len / high_freq_factor
@@ -17,7 +17,7 @@ WRONG = [
     dict(exercise="ex6", kind="fast and slow branches inverted",
          mistake="divides the fast pairs (short wavelengths) by factor and keeps the slow ones, the opposite of the rule",
          names=["fast pair", "slow pair", "keep", "short wavelength", "long wavelength", "divide", "inverted"],
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     wavelen = 2 * np.pi / inv_freq
     smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
     blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
@@ -28,7 +28,7 @@ WRONG = [
     dict(exercise="ex6", kind="blend inverted",
          mistake="weights the blend the wrong way round, smooth · θ/factor + (1 − smooth) · θ, so the ramp runs from θ at the slow end to θ/factor at the fast end and jumps at both edges",
          names=["blend", "smooth", "(1 - smooth)", "1 − smooth", "inverted", "ramp"],
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     wavelen = 2 * np.pi / inv_freq
     smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
     blended = smooth * inv_freq / factor + (1 - smooth) * inv_freq
@@ -38,7 +38,7 @@ WRONG = [
     dict(exercise="ex6", kind="multiplies by factor",
          mistake="multiplies the slow frequencies by factor instead of dividing them, which shortens their wavelengths instead of stretching them",
          names=["θ / factor", "/ factor", "divide", "multiplies", "factor"],
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     wavelen = 2 * np.pi / inv_freq
     smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
     blended = (1 - smooth) * inv_freq * factor + smooth * inv_freq
@@ -48,7 +48,7 @@ WRONG = [
     dict(exercise="ex6", kind="compares θ, not the wavelength",
          mistake="compares the frequencies θ_i themselves with the wavelength thresholds (never converting to λ = 2π/θ), so every pair counts as fast and nothing is scaled",
          names=["wavelength", "λ", "2π / θ", "2*pi", "2 * np.pi"],
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     out = np.empty_like(inv_freq)
     for i, theta in enumerate(inv_freq):
         if theta < original_max_len / high_freq_factor:
@@ -63,7 +63,7 @@ WRONG = [
     dict(exercise="ex6", kind="smooth with λ / L",
          mistake="computes smooth from λ_i / original_max_len instead of original_max_len / λ_i, so the blend band gets the wrong weights",
          names=["smooth", "original_max_len / λ", "turns", "ratio", "blend"],
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     wavelen = 2 * np.pi / inv_freq
     smooth = (wavelen / original_max_len - low_freq_factor) / (high_freq_factor - low_freq_factor)
     blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
@@ -73,7 +73,7 @@ WRONG = [
     dict(exercise="ex6", kind="changes inv_freq in place",
          mistake="scales inv_freq in place and returns it, so the caller's array is changed",
          names=["in place", "changed", "modif", "copy", "inv_freq", "mutat"],
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     wavelen = 2 * np.pi / inv_freq
     slow = wavelen > original_max_len / low_freq_factor
     mid = (wavelen >= original_max_len / high_freq_factor) & ~slow
@@ -85,7 +85,7 @@ WRONG = [
     dict(exercise="ex6", kind="wavelength without 2π",
          mistake="takes the wavelength as 1/θ_i, forgetting the 2π, so every threshold sits at the wrong pair",
          names=["2π", "2*pi", "2 * np.pi", "wavelength", "λ"],
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     wavelen = 1.0 / inv_freq
     smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
     blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
@@ -95,7 +95,7 @@ WRONG = [
     dict(exercise="ex6", kind="slow branch forgotten",
          mistake="handles only the fast pairs and the blend, so the slow pairs (λ > original_max_len / low_freq_factor) get the blend formula with a negative smooth instead of θ / factor",
          names=["slow pair", "θ / factor", "/ factor", "low_freq_factor", "negative", "blend"],
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     wavelen = 2 * np.pi / inv_freq
     smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
     blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
@@ -104,7 +104,7 @@ WRONG = [
     dict(exercise="ex6", kind="blend everywhere, smooth not clipped",
          mistake="applies the blend formula to every pair with smooth unclipped, so the fast pairs are extrapolated past θ and the slow ones past θ / factor",
          names=["clip", "smooth", "between 0 and 1", "fast pair", "slow pair", "extrapolat"],
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     wavelen = 2 * np.pi / inv_freq
     smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
     return (1 - smooth) * inv_freq / factor + smooth * inv_freq
@@ -112,7 +112,7 @@ WRONG = [
     dict(exercise="ex6", kind="returns a list",
          mistake="builds the result with a list comprehension and returns a Python list instead of a NumPy array",
          names=["numpy array", "np.ndarray", "list", "array"],
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     def one(theta):
         wavelen = 2 * math.pi / theta
         if wavelen < original_max_len / high_freq_factor:
@@ -126,7 +126,7 @@ WRONG = [
     dict(exercise="ex6", kind="hard-coded defaults",
          mistake="hard-codes the shipped values (2048 and 8192 wavelength thresholds, a ramp over 3) and ignores the original_max_len, low_freq_factor and high_freq_factor arguments",
          names=["original_max_len", "low_freq_factor", "high_freq_factor", "hard-coded", "argument", "8192"],
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     wavelen = 2 * np.pi / inv_freq
     smooth = (8192 / wavelen - 1) / 3
     blended = (1 - smooth) * inv_freq / factor + smooth * inv_freq
@@ -136,7 +136,7 @@ WRONG = [
     dict(exercise="ex6", kind="calls the helper",
          mistake="calls helpers.rope_scaling (llama3_inv_frequencies), which the exercise forbids, rebuilding d and base from inv_freq",
          names=["helpers.rope_scaling", "rope_scaling", "llama3_inv_frequencies", "helper", "forbidden", "do not call"],
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     from helpers import rope_scaling
     d = 2 * len(inv_freq)
     base = float(inv_freq[1]) ** (-d / 2)
@@ -144,38 +144,38 @@ WRONG = [
                                                low_freq_factor=low_freq_factor, high_freq_factor=high_freq_factor)
 '''),
 
-    # ------------------------------------------------------------------ ex7 slot_of / gather_keys
-    dict(exercise="ex7", kind="slot_of ignores the block table",
-         mistake="slot_of returns the logical position itself (logical block × block_size + offset), never looking up the physical block in the block table",
+    # ------------------------------------------------------------------ ex7 my_slot_of / my_gather_keys
+    dict(exercise="ex7", kind="my_slot_of ignores the block table",
+         mistake="my_slot_of returns the logical position itself (logical block × block_size + offset), never looking up the physical block in the block table",
          names=["block table", "block_table[", "physical block", "logical", "look up"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     if position < 0 or position >= len(block_table) * block_size:
         raise IndexError(position)
     return (position // block_size) * block_size + position % block_size
 
 
-def gather_keys(k_pool, block_table, block_size, length):
-    slots = [slot_of(block_table, block_size, p) for p in range(length)]
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(length)]
     return k_pool[torch.tensor(slots, dtype=torch.long)]
 '''),
     dict(exercise="ex7", kind="forgets × block_size",
-         mistake="slot_of adds the offset to the physical block number without multiplying it by block_size",
+         mistake="my_slot_of adds the offset to the physical block number without multiplying it by block_size",
          names=["× block_size", "* block_size", "block_size", "physical block ×", "multipl"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     b = position // block_size
     if position < 0 or b >= len(block_table):
         raise IndexError(position)
     return int(block_table[b]) + position % block_size
 
 
-def gather_keys(k_pool, block_table, block_size, length):
-    slots = [slot_of(block_table, block_size, p) for p in range(length)]
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(length)]
     return k_pool[torch.tensor(slots, dtype=torch.long)]
 '''),
     dict(exercise="ex7", kind="// and % swapped",
-         mistake="slot_of takes the logical block as position % block_size and the offset as position // block_size, the other way round",
+         mistake="my_slot_of takes the logical block as position % block_size and the offset as position // block_size, the other way round",
          names=["position // block_size", "position % block_size", "offset", "logical block", "swapped"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     if position < 0 or position >= len(block_table) * block_size:
         raise IndexError(position)
     block = block_table[position % block_size]
@@ -183,190 +183,190 @@ def gather_keys(k_pool, block_table, block_size, length):
     return int(block) * block_size + offset
 
 
-def gather_keys(k_pool, block_table, block_size, length):
-    slots = [slot_of(block_table, block_size, p) for p in range(length)]
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(length)]
     return k_pool[torch.tensor(slots, dtype=torch.long)]
 '''),
     dict(exercise="ex7", kind="ceil for the logical block",
-         mistake="slot_of finds the logical block with math.ceil(position / block_size), an off-by-one that puts every position but the first of a block in the next block",
+         mistake="my_slot_of finds the logical block with math.ceil(position / block_size), an off-by-one that puts every position but the first of a block in the next block",
          names=["floor", "//", "ceil", "off by one", "off-by-one", "logical block"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     b = math.ceil(position / block_size)
     if position < 0 or b >= len(block_table):
         raise IndexError(position)
     return int(block_table[b]) * block_size + position % block_size
 
 
-def gather_keys(k_pool, block_table, block_size, length):
-    slots = [slot_of(block_table, block_size, p) for p in range(length)]
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(length)]
     return k_pool[torch.tensor(slots, dtype=torch.long)]
 '''),
     dict(exercise="ex7", kind="ValueError instead of IndexError",
-         mistake="slot_of raises ValueError (not IndexError) when the table has no block for the position",
+         mistake="my_slot_of raises ValueError (not IndexError) when the table has no block for the position",
          names=["indexerror", "raise", "no block", "valueerror"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     b, off = divmod(position, block_size)
     if position < 0 or b >= len(block_table):
         raise ValueError(f"no block for position {position}")
     return int(block_table[b]) * block_size + off
 
 
-def gather_keys(k_pool, block_table, block_size, length):
-    slots = [slot_of(block_table, block_size, p) for p in range(length)]
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(length)]
     return k_pool[torch.tensor(slots, dtype=torch.long)]
 '''),
     dict(exercise="ex7", kind="returns (block, offset)",
-         mistake="slot_of returns the pair (physical block, offset) instead of the single slot physical block × block_size + offset",
+         mistake="my_slot_of returns the pair (physical block, offset) instead of the single slot physical block × block_size + offset",
          names=["int", "slot", "tuple", "physical block × block_size + offset", "single"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     b, off = divmod(position, block_size)
     if position < 0 or b >= len(block_table):
         raise IndexError(position)
     return int(block_table[b]), off
 
 
-def gather_keys(k_pool, block_table, block_size, length):
+def my_gather_keys(k_pool, block_table, block_size, length):
     rows = []
     for p in range(length):
-        block, off = slot_of(block_table, block_size, p)
+        block, off = my_slot_of(block_table, block_size, p)
         rows.append(k_pool[block * block_size + off])
     return torch.stack(rows) if rows else k_pool[:0]
 '''),
     dict(exercise="ex7", kind="negative positions wrap",
-         mistake="slot_of checks only the upper end, so a negative position silently indexes the block table from the end instead of raising IndexError",
+         mistake="my_slot_of checks only the upper end, so a negative position silently indexes the block table from the end instead of raising IndexError",
          names=["negative", "indexerror", "position < 0", "no block"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     if position >= len(block_table) * block_size:
         raise IndexError(position)
     return int(block_table[position // block_size]) * block_size + position % block_size
 
 
-def gather_keys(k_pool, block_table, block_size, length):
-    slots = [slot_of(block_table, block_size, p) for p in range(length)]
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(length)]
     return k_pool[torch.tensor(slots, dtype=torch.long)]
 '''),
     dict(exercise="ex7", kind="returns a NumPy integer",
-         mistake="slot_of uses np.divmod and the table entry as they are, so it returns a NumPy integer (or a tensor when the table is one) rather than a Python int",
+         mistake="my_slot_of uses np.divmod and the table entry as they are, so it returns a NumPy integer (or a tensor when the table is one) rather than a Python int",
          names=["int", "python int", "numpy", "type", "np.int64"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     b, off = np.divmod(position, block_size)
     if position < 0 or b >= len(block_table):
         raise IndexError(position)
     return block_table[b] * block_size + off
 
 
-def gather_keys(k_pool, block_table, block_size, length):
-    slots = [int(slot_of(block_table, block_size, p)) for p in range(length)]
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [int(my_slot_of(block_table, block_size, p)) for p in range(length)]
     return k_pool[torch.tensor(slots, dtype=torch.long)]
 '''),
     dict(exercise="ex7", kind="gather assumes a contiguous pool",
-         mistake="gather_keys returns k_pool[:length], as if the sequence's blocks were the pool's first blocks in order, ignoring the block table",
-         names=["block table", "physical", "k_pool[:length]", "contiguous", "logical order", "slot_of"],
-         code='''def slot_of(block_table, block_size, position):
+         mistake="my_gather_keys returns k_pool[:length], as if the sequence's blocks were the pool's first blocks in order, ignoring the block table",
+         names=["block table", "physical", "k_pool[:length]", "contiguous", "logical order", "my_slot_of"],
+         code='''def my_slot_of(block_table, block_size, position):
     b, off = divmod(position, block_size)
     if position < 0 or b >= len(block_table):
         raise IndexError(position)
     return int(block_table[b]) * block_size + off
 
 
-def gather_keys(k_pool, block_table, block_size, length):
+def my_gather_keys(k_pool, block_table, block_size, length):
     return k_pool[:length]
 '''),
     dict(exercise="ex7", kind="gather keeps whole blocks",
-         mistake="gather_keys gathers every slot of every block in the table and never cuts the result to the first length keys, so the unused slots of the last block (and any later blocks) are returned too",
+         mistake="my_gather_keys gathers every slot of every block in the table and never cuts the result to the first length keys, so the unused slots of the last block (and any later blocks) are returned too",
          names=["length", "[:length]", "partial", "last block", "shape", "(length, d)"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     b, off = divmod(position, block_size)
     if position < 0 or b >= len(block_table):
         raise IndexError(position)
     return int(block_table[b]) * block_size + off
 
 
-def gather_keys(k_pool, block_table, block_size, length):
+def my_gather_keys(k_pool, block_table, block_size, length):
     d = k_pool.shape[-1]
     blocks = k_pool.reshape(-1, block_size, d)
     table = torch.as_tensor(list(block_table), dtype=torch.long)
     return blocks[table].reshape(-1, d)
 '''),
     dict(exercise="ex7", kind="pool reshaped slot-major",
-         mistake="gather_keys views the pool as (block_size, n_blocks, d) instead of (n_blocks, block_size, d), so a block's keys are taken with a stride of n_blocks",
+         mistake="my_gather_keys views the pool as (block_size, n_blocks, d) instead of (n_blocks, block_size, d), so a block's keys are taken with a stride of n_blocks",
          names=["reshape", "view", "(n_blocks, block_size, d)", "block-major", "slot"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     b, off = divmod(position, block_size)
     if position < 0 or b >= len(block_table):
         raise IndexError(position)
     return int(block_table[b]) * block_size + off
 
 
-def gather_keys(k_pool, block_table, block_size, length):
+def my_gather_keys(k_pool, block_table, block_size, length):
     d = k_pool.shape[-1]
     blocks = k_pool.reshape(block_size, -1, d)
     table = torch.as_tensor(list(block_table), dtype=torch.long)
     return blocks[:, table].transpose(0, 1).reshape(-1, d)[:length]
 '''),
     dict(exercise="ex7", kind="positions 1..length",
-         mistake="gather_keys gathers the positions 1..length instead of 0..length-1, dropping the first key and taking one past the end",
+         mistake="my_gather_keys gathers the positions 1..length instead of 0..length-1, dropping the first key and taking one past the end",
          names=["0-based", "range(length)", "off by one", "off-by-one", "first key", "position 0"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     b, off = divmod(position, block_size)
     if position < 0 or b >= len(block_table):
         raise IndexError(position)
     return int(block_table[b]) * block_size + off
 
 
-def gather_keys(k_pool, block_table, block_size, length):
-    slots = [slot_of(block_table, block_size, p) for p in range(1, length + 1)]
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(1, length + 1)]
     return k_pool[torch.tensor(slots, dtype=torch.long)]
 '''),
     dict(exercise="ex7", kind="stacks along dim 1",
-         mistake="gather_keys stacks the keys along dim=1, returning (d, length) instead of (length, d)",
+         mistake="my_gather_keys stacks the keys along dim=1, returning (d, length) instead of (length, d)",
          names=["shape", "(length, d)", "transpose", "dim=0", "stack"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     b, off = divmod(position, block_size)
     if position < 0 or b >= len(block_table):
         raise IndexError(position)
     return int(block_table[b]) * block_size + off
 
 
-def gather_keys(k_pool, block_table, block_size, length):
-    return torch.stack([k_pool[slot_of(block_table, block_size, p)] for p in range(length)], dim=1)
+def my_gather_keys(k_pool, block_table, block_size, length):
+    return torch.stack([k_pool[my_slot_of(block_table, block_size, p)] for p in range(length)], dim=1)
 '''),
     dict(exercise="ex7", kind="gather forgets × block_size",
-         mistake="gather_keys recomputes the slots itself as block_table[p // block_size] + p % block_size, forgetting to multiply the physical block by block_size",
+         mistake="my_gather_keys recomputes the slots itself as block_table[p // block_size] + p % block_size, forgetting to multiply the physical block by block_size",
          names=["× block_size", "* block_size", "block_size", "slot", "physical block ×"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     b, off = divmod(position, block_size)
     if position < 0 or b >= len(block_table):
         raise IndexError(position)
     return int(block_table[b]) * block_size + off
 
 
-def gather_keys(k_pool, block_table, block_size, length):
+def my_gather_keys(k_pool, block_table, block_size, length):
     pos = torch.arange(length)
     table = torch.as_tensor(list(block_table), dtype=torch.long)
     slots = table[pos // block_size] + pos % block_size
     return k_pool[slots]
 '''),
     dict(exercise="ex7", kind="hard-coded block size",
-         mistake="gather_keys hard-codes a block size of 16 instead of using the block_size argument",
+         mistake="my_gather_keys hard-codes a block size of 16 instead of using the block_size argument",
          names=["block_size", "hard-coded", "16", "argument"],
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     b, off = divmod(position, block_size)
     if position < 0 or b >= len(block_table):
         raise IndexError(position)
     return int(block_table[b]) * block_size + off
 
 
-def gather_keys(k_pool, block_table, block_size, length):
+def my_gather_keys(k_pool, block_table, block_size, length):
     slots = [int(block_table[p // 16]) * 16 + p % 16 for p in range(length)]
     return k_pool[torch.tensor(slots, dtype=torch.long)]
 '''),
 
-    # ------------------------------------------------------------------ ex8 combine_partials
+    # ------------------------------------------------------------------ ex8 my_combine_partials
     dict(exercise="ex8", kind="calls torch.logsumexp",
          mistake="computes the overall log-sum-exp with torch.logsumexp, which the exercise forbids",
          names=["torch.logsumexp", "logsumexp", "forbidden", "do not call"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     lse = torch.logsumexp(lses, dim=0)
     w = torch.exp(lses - lse)
     w = torch.nan_to_num(w, nan=0.0)
@@ -376,7 +376,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="no max subtracted",
          mistake="exponentiates the log-sum-exps directly, without subtracting their maximum, so large ℓ_c overflow to inf and the result is NaN",
          names=["overflow", "max", "subtract", "inf", "nan", "stable"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     e = torch.exp(lses)
     total = e.sum(0)
     lse = torch.log(total)
@@ -386,7 +386,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="plain mean of the partials",
          mistake="averages the chunks' outputs equally instead of weighting each by exp(ℓ_c − ℓ), its share of the softmax mass",
          names=["weight", "exp(ℓ_c", "exp(l_c", "mean", "average", "share"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     m = lses.max(dim=0).values
     lse = m + torch.log(torch.exp(lses - m).sum(0))
     out = outs.mean(dim=0)
@@ -395,7 +395,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="softmax over the queries",
          mistake="normalises the chunk weights with a softmax over dim=1 (the queries) instead of over the chunks, dim=0",
          names=["dim=0", "over the chunks", "softmax", "axis", "queries"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     w = torch.softmax(lses, dim=1)
     m = lses.max(dim=0).values
     lse = m + torch.log(torch.exp(lses - m).sum(0))
@@ -404,7 +404,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="weights not normalised",
          mistake="weights the partial outputs by exp(ℓ_c − max ℓ) but forgets to divide by their sum, so the output is scaled by Σ exp(ℓ_c − max)",
          names=["normalis", "divide", "sum of the weights", "exp(ℓ_c - ℓ)", "exp(l_c - lse)", "scale"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     m = lses.max(dim=0).values
     w = torch.exp(lses - m)
     lse = m + torch.log(w.sum(0))
@@ -414,7 +414,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="lse is the max",
          mistake="returns the largest chunk log-sum-exp as the overall one, dropping the log Σ exp(ℓ_c − max) term",
          names=["log-sum-exp", "lse", "max", "log(sum", "overall"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     lse = lses.max(dim=0).values
     w = torch.softmax(lses, dim=0)
     return (w.unsqueeze(-1) * outs).sum(0), lse
@@ -422,7 +422,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="lse is the sum of the lses",
          mistake="adds the chunks' log-sum-exps (multiplying the sums of exponentials) instead of adding the sums themselves in log space",
          names=["log-sum-exp", "lse", "sum", "log space", "overall"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     lse = lses.sum(dim=0)
     w = torch.exp(lses - lses.max(dim=0).values)
     w = w / w.sum(0)
@@ -431,7 +431,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="NaN for a fully masked query",
          mistake="subtracts the maximum without guarding a query whose every chunk is −inf, so −inf − (−inf) gives NaN in both the output and the log-sum-exp",
          names=["nan", "-inf", "−inf", "masked", "every chunk", "all chunks"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     m = lses.max(dim=0).values
     w = torch.exp(lses - m)
     s = w.sum(0)
@@ -442,7 +442,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="-inf replaced by 0",
          mistake="replaces the −inf log-sum-exps by 0 to avoid NaN, so a fully masked chunk gets weight exp(0) and contributes",
          names=["-inf", "−inf", "masked", "contributes nothing", "weight", "nan_to_num"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     lses = torch.nan_to_num(lses, neginf=0.0)
     outs = torch.nan_to_num(outs)
     m = lses.max(dim=0).values
@@ -453,7 +453,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="weights linear in ℓ",
          mistake="weights the chunks by ℓ_c / Σ ℓ_c (the log-sum-exps themselves) instead of by exp(ℓ_c − ℓ)",
          names=["exp", "weight", "exp(ℓ_c", "exp(l_c", "softmax"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     w = lses / lses.sum(0)
     m = lses.max(dim=0).values
     lse = m + torch.log(torch.exp(lses - m).sum(0))
@@ -462,7 +462,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="scales outs in place",
          mistake="scales outs in place with mul_ before summing, so the caller's partial outputs are changed",
          names=["in place", "changed", "modif", "mutat", "outs", "clone"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     m = lses.max(dim=0).values
     m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
     w = torch.exp(lses - m)
@@ -475,7 +475,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="returns (lse, out)",
          mistake="returns the pair in the wrong order, (lse, out) instead of (out, lse)",
          names=["order", "(out, lse)", "tuple", "return"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     m = lses.max(dim=0).values
     m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
     w = torch.exp(lses - m)
@@ -487,7 +487,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="keepdim shapes",
          mistake="keeps the chunk axis when reducing, returning out (1, T_q, d_v) and lse (1, T_q) instead of (T_q, d_v) and (T_q,)",
          names=["shape", "(t_q, d_v)", "(t_q,)", "keepdim", "squeeze"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     m = lses.max(dim=0, keepdim=True).values
     m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
     w = torch.exp(lses - m)
@@ -499,7 +499,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="running combine not rescaled",
          mistake="merges the chunks one at a time but never rescales the accumulated output by exp(ℓ_old − ℓ_new) when the running log-sum-exp grows",
          names=["rescale", "running", "exp(ℓ_old", "accumulat", "weight", "previous"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     out = torch.zeros_like(outs[0])
     lse = torch.full_like(lses[0], float("-inf"))
     for o_c, l_c in zip(outs, lses):
@@ -513,7 +513,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     dict(exercise="ex8", kind="weights broadcast on the wrong axis",
          mistake="broadcasts the chunk weights with unsqueeze(1), as (n_chunks, 1, T_q), so they line up with d_v instead of with the queries (a shape error unless T_q == d_v)",
          names=["broadcast", "unsqueeze(-1)", "shape", "[..., none]", "axis"],
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     m = lses.max(dim=0).values
     w = torch.exp(lses - m)
     s = w.sum(0)
@@ -525,7 +525,7 @@ def gather_keys(k_pool, block_table, block_size, length):
 VALID = [
     # ex6
     dict(exercise="ex6", kind="np.where, three cases",
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     inv_freq = np.asarray(inv_freq, dtype=float)
     wavelen = 2 * np.pi / inv_freq
     smooth = (original_max_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
@@ -534,7 +534,7 @@ VALID = [
                     np.where(wavelen > original_max_len / low_freq_factor, inv_freq / factor, blended))
 '''),
     dict(exercise="ex6", kind="loop with if/elif/else",
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     high_wl = original_max_len / high_freq_factor
     low_wl = original_max_len / low_freq_factor
     out = []
@@ -550,13 +550,13 @@ VALID = [
     return np.array(out, dtype=float)
 '''),
     dict(exercise="ex6", kind="clipped ramp",
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     turns = original_max_len * inv_freq / (2 * np.pi)
     smooth = np.clip((turns - low_freq_factor) / (high_freq_factor - low_freq_factor), 0.0, 1.0)
     return (1 - smooth) * inv_freq / factor + smooth * inv_freq
 '''),
     dict(exercise="ex6", kind="masks on a copy",
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     out = np.array(inv_freq, dtype=np.float64, copy=True)
     lam = 2 * np.pi / out
     slow = lam > original_max_len / low_freq_factor
@@ -567,7 +567,7 @@ VALID = [
     return out
 '''),
     dict(exercise="ex6", kind="thresholds on θ",
-         code='''def llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
+         code='''def my_llama3_frequencies(inv_freq, factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_len=8192):
     theta = np.asarray(inv_freq, dtype=float)
     fast_theta = 2 * np.pi * high_freq_factor / original_max_len
     slow_theta = 2 * np.pi * low_freq_factor / original_max_len
@@ -578,26 +578,26 @@ VALID = [
 '''),
     # ex7
     dict(exercise="ex7", kind="divmod, list of slots",
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     logical, offset = divmod(position, block_size)
     if position < 0 or logical >= len(block_table):
         raise IndexError(f"no block for position {position}")
     return int(block_table[logical]) * block_size + offset
 
 
-def gather_keys(k_pool, block_table, block_size, length):
-    slots = [slot_of(block_table, block_size, p) for p in range(length)]
+def my_gather_keys(k_pool, block_table, block_size, length):
+    slots = [my_slot_of(block_table, block_size, p) for p in range(length)]
     return k_pool[torch.tensor(slots, dtype=torch.long)]
 '''),
     dict(exercise="ex7", kind="vectorised slots",
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     n = len(block_table)
     if not 0 <= position < n * block_size:
         raise IndexError(position)
     return int(block_table[position // block_size]) * block_size + position % block_size
 
 
-def gather_keys(k_pool, block_table, block_size, length):
+def my_gather_keys(k_pool, block_table, block_size, length):
     if length > len(block_table) * block_size:
         raise IndexError(length)
     pos = torch.arange(length)
@@ -606,7 +606,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     return k_pool.index_select(0, slots)
 '''),
     dict(exercise="ex7", kind="pool viewed as blocks",
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     if position < 0:
         raise IndexError(position)
     b = position // block_size
@@ -615,7 +615,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     return int(block_table[b]) * block_size + (position - b * block_size)
 
 
-def gather_keys(k_pool, block_table, block_size, length):
+def my_gather_keys(k_pool, block_table, block_size, length):
     d = k_pool.shape[-1]
     n_needed = (length + block_size - 1) // block_size
     if n_needed > len(block_table):
@@ -625,18 +625,18 @@ def gather_keys(k_pool, block_table, block_size, length):
     return blocks[idx].reshape(-1, d)[:length].clone()
 '''),
     dict(exercise="ex7", kind="cat of block slices",
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     if position < 0 or position >= block_size * len(block_table):
         raise IndexError("position past the block table")
     phys = int(block_table[position // block_size])
     return phys * block_size + position % block_size
 
 
-def gather_keys(k_pool, block_table, block_size, length):
+def my_gather_keys(k_pool, block_table, block_size, length):
     pieces = []
     remaining = length
     for start in range(0, length, block_size):
-        first = slot_of(block_table, block_size, start)
+        first = my_slot_of(block_table, block_size, start)
         take = min(block_size, remaining)
         pieces.append(k_pool[first:first + take])
         remaining -= take
@@ -645,7 +645,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     return torch.cat(pieces, dim=0)
 '''),
     dict(exercise="ex7", kind="loop of rows",
-         code='''def slot_of(block_table, block_size, position):
+         code='''def my_slot_of(block_table, block_size, position):
     if position < 0:
         raise IndexError(position)
     try:
@@ -655,15 +655,15 @@ def gather_keys(k_pool, block_table, block_size, length):
     return int(block) * block_size + position % block_size
 
 
-def gather_keys(k_pool, block_table, block_size, length):
+def my_gather_keys(k_pool, block_table, block_size, length):
     out = k_pool.new_empty((length, k_pool.shape[1]))
     for p in range(length):
-        out[p] = k_pool[slot_of(block_table, block_size, p)]
+        out[p] = k_pool[my_slot_of(block_table, block_size, p)]
     return out
 '''),
     # ex8
     dict(exercise="ex8", kind="max trick, vectorised",
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     m = lses.max(dim=0).values
     m = torch.where(torch.isneginf(m), torch.zeros_like(m), m)
     w = torch.exp(lses - m)
@@ -675,7 +675,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     return out, lse
 '''),
     dict(exercise="ex8", kind="online merge, chunk by chunk",
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     n, T_q, d_v = outs.shape
     m = torch.full((T_q,), float("-inf"), dtype=lses.dtype)
     s = torch.zeros(T_q, dtype=lses.dtype)
@@ -695,7 +695,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     return out, lse
 '''),
     dict(exercise="ex8", kind="softmax over chunks",
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     w = torch.softmax(lses, dim=0)
     w = torch.nan_to_num(w, nan=0.0)
     m = lses.amax(dim=0)
@@ -706,7 +706,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     return out, lse
 '''),
     dict(exercise="ex8", kind="logaddexp, then weights",
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     lse = lses[0].clone()
     for l_c in lses[1:]:
         lse = torch.logaddexp(lse, l_c)
@@ -719,7 +719,7 @@ def gather_keys(k_pool, block_table, block_size, length):
     return out, lse
 '''),
     dict(exercise="ex8", kind="float64 masked sum",
-         code='''def combine_partials(outs, lses):
+         code='''def my_combine_partials(outs, lses):
     L = lses.double()
     O = outs.double()
     dead = torch.isneginf(L)
