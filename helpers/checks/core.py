@@ -82,6 +82,39 @@ class NotAttempted(NotImplementedError):
         return [f"{_BOLD}{self}{_RESET}"]
 
 
+# ---------------------------------------------------------------- the language a learner reads
+
+LANGUAGES = ("en", "zh")
+# How a stub's NotImplementedError begins, in each language (helpers.grade.exercises writes it).
+STUB_PREFIXES = {"en": "Not attempted yet", "zh": "尚未作答"}
+_language = "en"
+
+
+def set_language(lang: str) -> None:
+    """The language of the checks' feedback: "en", or "zh" (a translated exercise's setup cell
+    sets it). In "zh" a failure starts with its diagnosis's Chinese label, above the English
+    message."""
+    global _language
+    if lang not in LANGUAGES:
+        raise ValueError(f"language must be one of {LANGUAGES}; got {lang!r}")
+    _language = lang
+
+
+def language() -> str:
+    return _language
+
+
+def localised(message: str, diagnosis: str, lang: str | None = None) -> str:
+    """The message a learner of `lang` (default: the checks' language) reads."""
+    lang = lang or _language
+    if lang == "en":
+        return message
+    from helpers.checks import diagnoses
+
+    label = diagnoses.translated_label(diagnosis, lang)
+    return message if label is None else f"诊断：{label}\n{message}"
+
+
 def _wrap(text: str, width: int = 100) -> list[str]:
     lines = []
     for para in text.splitlines() or [""]:
@@ -145,9 +178,11 @@ def exercise(check):
         try:
             return check(*args, **kwargs)
         except CheckFailed as error:
-            raise CheckFailed(str(error), error.diagnosis).with_traceback(None) from None
+            raise CheckFailed(localised(str(error), error.diagnosis),
+                              error.diagnosis).with_traceback(None) from None
         except AssertionError as error:  # an `assert` of the student's own code
-            raise CheckFailed(str(error), "generic.own-assert").with_traceback(None) from None
+            raise CheckFailed(localised(str(error), "generic.own-assert"),
+                              "generic.own-assert").with_traceback(None) from None
         except NotImplementedError as error:
             raise _not_attempted(check.__name__, error).with_traceback(None) from None
         except Exception as error:
@@ -202,8 +237,12 @@ def _exercise_name(check) -> str:
 def _not_attempted(check_name: str, error: NotImplementedError) -> NotAttempted:
     name = check_name.removeprefix("check_")
     said = str(error)
-    if said.startswith("Not attempted yet"):  # the stub's own words, with its hint
+    if said.startswith(tuple(STUB_PREFIXES.values())):  # the stub's own words, with its hint
         return NotAttempted(said)
+    if _language == "zh":
+        return NotAttempted(f"{name}：尚未作答。把上面答案单元格里的 "
+                            "`raise NotImplementedError(...)` 这一行换成你的代码，运行那个单元格，"
+                            "再运行这一个。")
     return NotAttempted(
         f"{name}: not attempted yet. Replace the line `raise NotImplementedError(...)` in the "
         "answer cell above with your code, run that cell, then run this one again."

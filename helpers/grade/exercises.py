@@ -34,6 +34,11 @@ EXERCISES = ROOT / "exercises"
 BEGIN = re.compile(r"^(?P<indent>\s*)### BEGIN SOLUTION(?:\s*hint:\s*(?P<hint>.*))?$")
 END = re.compile(r"^\s*### END SOLUTION\s*$")
 STUB_MESSAGE = "Not attempted yet: replace this line with your answer."
+# The stub's line in each language a translation builds (helpers.grade.translate): it begins
+# with helpers.checks.core.STUB_PREFIXES[lang], which the checks recognise as "not attempted".
+STUB_MESSAGES = {"en": (STUB_MESSAGE, " Hint: "),
+                 "zh": ("尚未作答：请把这一行换成你的答案。", "提示：")}
+YOUR_CODE = {"en": "# YOUR CODE HERE", "zh": "# 在这里写你的代码"}
 COURSE_METADATA = "course"  # nb.metadata["course"] = {"lesson": "02_one_row"}
 
 
@@ -51,6 +56,13 @@ def metadata_lesson(nb) -> str | None:
     course = (nb.get("metadata") or {}).get(COURSE_METADATA)
     lesson = course.get("lesson") if isinstance(course, dict) else None
     return lesson if isinstance(lesson, str) and lesson else None
+
+
+def metadata_language(nb) -> str:
+    """The language a notebook is in: its metadata's ("zh" for a translation), else "en"."""
+    course = (nb.get("metadata") or {}).get(COURSE_METADATA)
+    language = course.get("language") if isinstance(course, dict) else None
+    return language if language in STUB_MESSAGES else "en"
 
 
 def check_sources(nb) -> frozenset[str]:
@@ -80,7 +92,7 @@ def has_solution(cell) -> bool:
     return cell.cell_type == "code" and any(BEGIN.match(line) for line in cell.source.splitlines())
 
 
-def stub_source(source: str) -> str:
+def stub_source(source: str, language: str = "en") -> str:
     """The source with every answer region replaced by a NotImplementedError stub."""
     out, inside = [], False
     for number, line in enumerate(source.splitlines(), 1):
@@ -90,8 +102,9 @@ def stub_source(source: str) -> str:
                 raise ValueError(f"line {number}: BEGIN SOLUTION inside another answer region")
             inside = True
             indent, hint = begin["indent"], (begin["hint"] or "").strip()
-            message = STUB_MESSAGE + (f" Hint: {hint}" if hint else "")
-            out.append(f"{indent}# YOUR CODE HERE")
+            stub, hint_word = STUB_MESSAGES[language]
+            message = stub + (f"{hint_word}{hint}" if hint else "")
+            out.append(f"{indent}{YOUR_CODE[language]}")
             out.append(f"{indent}raise NotImplementedError({message!r})")
         elif END.match(line):
             if not inside:
@@ -110,15 +123,18 @@ def make_exercise(solution: nbformat.NotebookNode,
     in its metadata (lesson: default lesson_of_solution; none for a notebook of no lesson)."""
     nb = copy.deepcopy(solution)
     lesson = lesson or lesson_of_solution(solution)
+    language = metadata_language(solution)
     if lesson:
         nb.metadata[COURSE_METADATA] = {"lesson": lesson}
+        if language != "en":
+            nb.metadata[COURSE_METADATA]["language"] = language
     for cell in nb.cells:
         if cell.cell_type == "code":
             if has_solution(cell):
                 if is_check(cell):
                     raise ValueError(f"cell {cell.id}: a check cell cannot hold an answer region")
                 try:
-                    cell.source = stub_source(cell.source)
+                    cell.source = stub_source(cell.source, language)
                 except ValueError as e:
                     raise ValueError(f"cell {cell.id}, {e}") from None
             cell.outputs = []

@@ -114,3 +114,27 @@ def exercise_sections(lesson: str) -> dict[str, str]:
 
 def lookup(diagnosis_id: str) -> Diagnosis | None:
     return all_diagnoses().get(diagnosis_id)
+
+
+TRANSLATIONS = HERE.parents[2] / "translations"  # translations/<lang>/diagnoses.po
+
+
+@functools.cache
+def _translated_labels(lang: str) -> dict[str, str]:
+    """{id: label} of translations/<lang>/diagnoses.po, for the labels still current (an entry
+    whose English label changed since is left out: the English then stands alone)."""
+    import polib
+
+    path = TRANSLATIONS / lang / "diagnoses.po"
+    if not path.exists():
+        return {}
+    known = all_diagnoses()
+    return {e.msgctxt: e.msgstr for e in polib.pofile(str(path))
+            if not e.obsolete and "fuzzy" not in e.flags and e.msgstr.strip()
+            and e.msgctxt in known and known[e.msgctxt].label == e.msgid}
+
+
+def translated_label(diagnosis_id: str, lang: str) -> str | None:
+    """The diagnosis's label in `lang`, or None when it has no current translation."""
+    return _translated_labels(lang).get(diagnosis_id)
+
