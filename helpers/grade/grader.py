@@ -50,7 +50,7 @@ import nbformat  # noqa: E402
 from nbformat.validator import iter_validate  # noqa: E402
 
 from helpers.checks import source  # noqa: E402
-from helpers.grade import bridge, course, plugin  # noqa: E402
+from helpers.grade import bridge, course, exercises, plugin  # noqa: E402
 from helpers.grade.lessons import ROOT, Exercise, Lesson, normal  # noqa: E402
 from helpers.grade.processes import (  # noqa: E402
     become_subreaper,
@@ -182,12 +182,14 @@ def plan_copy(student, lesson: Lesson) -> tuple[list[Cell], list[Plan]]:
     return cells, [plans[e.key] for e in lesson.exercises]
 
 
-def render_copy(cells: list[Cell], key: str, disabled=()) -> nbformat.NotebookNode:
+def render_copy(cells: list[Cell], key: str, disabled=(),
+                language: str = "en") -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     nb.metadata = {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"},
         "grade_key": key,
+        "grade_language": language,  # the checks' feedback: the student's notebook's language
     }
     for index, cell in enumerate(cells):
         code = nbformat.v4.new_code_cell(DISABLED if index in disabled else cell.source)
@@ -217,6 +219,7 @@ class Job:
     changed_real_files: set[str] = field(default_factory=set)  # in the course folder itself
     machine_faults: list[str] = field(default_factory=list)  # why the machine failed each run
     grader_error: str | None = None  # set when it kept failing: the notebook is not graded
+    language: str = "en"  # the student's notebook's (a translation's metadata: "zh")
 
 
 def _pytest_env(jobs: int, course_copy: Path) -> dict:
@@ -306,7 +309,7 @@ def _run_pass(jobs: list[Job], work: Path, timeout: float, processes: int, *,
         folder = root / key
         (folder / "exercises").mkdir(parents=True)
         target = folder / "exercises" / f"{job.lesson.name}.ipynb"
-        nbformat.write(render_copy(job.cells, key, job.disabled), target)
+        nbformat.write(render_copy(job.cells, key, job.disabled, job.language), target)
         paths.append(str(target.relative_to(root)))
         job.passes += 1
 
@@ -594,7 +597,7 @@ def grade(pairs, *, timeout: float = DEFAULT_TIMEOUT, jobs: int = 1, seed: int |
         except ValueError as e:
             reports[number] = _unreadable(path, lesson, str(e))
             continue
-        job = Job(number, path, lesson)
+        job = Job(number, path, lesson, language=exercises.metadata_language(student))
         job.cells, job.plans = plan_copy(student, lesson)
         pending.append(job)
     if pending:

@@ -218,6 +218,9 @@ def _patch_nbval() -> None:
                  if c.cell_type == "code" and not c.metadata.get("grade", {}).get("check")]
         timeout = float(self.config.option.nbval_cell_timeout)
         link = bridge.Bridge(kernel, time.monotonic() + timeout)
+        from helpers.checks import core
+
+        core.set_language(self.parent.nb.metadata.get("grade_language", "en"))
         self.grade_record = bridge.run_check(link, self.cell.source, cells)
         if self.grade_record.get("died"):
             raise KernelDied(self.grade_record["message"])
