@@ -11,8 +11,22 @@ CONFIG = Path("etc/jupyter/jupyter_lab_config.json")
 KERNEL_CONFIG = Path("etc/ipython/ipython_kernel_config.json")
 
 
+def _start_text(path=ROOT / "START.ipynb") -> str:
+    return next(c.source for c in read(path).cells if c.get("id") == "start")
+
+
+def test_the_english_and_chinese_start_pages_link_each_other():
+    """Issue 23: the Chinese start page is reachable from the English one, and back."""
+    english = "".join(c.source for c in read(ROOT / "START.ipynb").cells)
+    chinese = "".join(c.source for c in read(ROOT / "zh" / "START.ipynb").cells)
+    assert "](zh/START.ipynb)" in english and (ROOT / "zh" / "START.ipynb").exists()
+    assert "](../START.ipynb)" in chinese
+    for link in re.findall(r"\]\(((?:notebooks|exercises)/[^)]+)\)", chinese):
+        assert (ROOT / "zh" / link).exists(), f"zh/START.ipynb links to {link}, missing"
+
+
 def test_the_start_page_links_every_lesson_and_its_exercises_in_order():
-    text = read(ROOT / "START.ipynb").cells[0].source
+    text = _start_text()
     links = re.findall(r"\]\(((?:notebooks|exercises)/[^)]+)\)", text)
     for link in links:
         assert (ROOT / link).exists(), f"START.ipynb links to {link}, which does not exist"
@@ -38,7 +52,7 @@ def test_the_settings_are_installed_into_this_environment():
 
 def test_the_start_page_says_to_run_a_lesson_cell_by_cell_not_all_at_once():
     """Run All would unfold every Predict, then run answer before the learner has predicted."""
-    text = read(ROOT / "START.ipynb").cells[0].source
+    text = _start_text()
     assert "Shift+Enter" in text and "one at a time" in text
     assert "Do not use Run All" in text
     assert "Run All Cells" not in text, "START must not suggest Run All"

@@ -241,7 +241,7 @@ def status(lang: str, paths=None) -> list[Stale]:
 CODE_SPAN = re.compile(r"`[^`\n]+`")
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.S)
 LINK_TARGET = re.compile(r"\]\(([^)\s]+)\)")
-NUMBER = re.compile(r"(?<![\w.])[−-]?\d[\d,]*(?:\.\d+)?(?![\w])")
+NUMBER = re.compile(r"(?<![\w.,])[−-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])")
 TAGS = re.compile(r"</?(details|summary)>")
 
 
@@ -279,6 +279,8 @@ def problems(lang: str, paths=None) -> list[str]:
             where = f"{path.relative_to(ROOT)}: {e.msgctxt}"
             zh = e.msgstr.replace("−", "-")
             for what, text in _kept(e.msgid):
+                if what == "link" and text.startswith(f"{lang}/"):
+                    continue  # a link into this edition: its translation links back instead
                 if text not in zh:
                     found.append(f"{where}: the {what} {text!r} is not in the translation")
             if _headings(e.msgid) != _headings(e.msgstr):
