@@ -47,11 +47,12 @@ from helpers.grade.lessons import load_lessons
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "release"
 
-COPIED = ("START.ipynb", "notebooks", "exercises", "helpers", "data", "jupyter-config")
+COPIED = ("START.ipynb", "notebooks", "exercises", "helpers", "data", "jupyter-config", "zh",
+          "translations/zh/diagnoses.po")
 # Not imported by any lesson or check cell (traced: every lesson, and every exercise solved):
-# the grading machinery, the diagnoses' labels the grader's class report reads, the record of
-# a rebuild made here.
-LEFT_OUT = ("helpers/grade", "helpers/checks/diagnoses", "data/weights/SHA256SUMS.rebuilt")
+# the grading machinery, the record of a rebuild made here; and the Chinese solutions. (A
+# Chinese exercise's check reads the diagnoses' labels and their translations.)
+LEFT_OUT = ("helpers/grade", "data/weights/SHA256SUMS.rebuilt", "zh/solutions")
 LEFT_OUT_NAMES = ("__pycache__", ".ipynb_checkpoints", "*.egg-info", "build", ".grade-restored")
 WORKFLOW = ("classroom/grade.yml", ".github/workflows/grade.yml")  # (course file, released)
 WEIGHTS = "data/weights"
@@ -191,11 +192,15 @@ def student_pyproject(text: str) -> str:
     return "\n".join(kept).rstrip("\n") + "\n"
 
 
-def start_page(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """START.ipynb with each Markdown paragraph that points to `solutions/` replaced by one
-    that says how the exercises are graded."""
-    graded = ("Your exercise notebooks are graded each time you push them: `README.md` says\n"
-              "how, and what the grade is.")
+GRADED = {"en": ("Your exercise notebooks are graded each time you push them: `README.md` says\n"
+                 "how, and what the grade is."),
+          "zh": "每次推送（push）练习笔记本后都会自动评分：评分方式和成绩见 `README.md`。"}
+
+
+def start_page(nb: nbformat.NotebookNode, language: str = "en") -> nbformat.NotebookNode:
+    """START.ipynb (or its translation) with each Markdown paragraph that points to
+    `solutions/` replaced by one that says how the exercises are graded."""
+    graded = GRADED[language]
     for cell in nb.cells:
         if cell.cell_type == "markdown" and "solutions/" in cell.source:
             paragraphs = cell.source.split("\n\n")
@@ -293,6 +298,7 @@ def unverified_weights(tree: Path) -> list[str]:
 def _copy(course: Path, top: str, out: Path) -> None:
     source = course / top
     if source.is_file():
+        (out / top).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, out / top)
         return
 
@@ -310,6 +316,9 @@ def _write_tree(course: Path, out: Path) -> None:
         _copy(course, top, out)
     start = out / "START.ipynb"
     nbformat.write(start_page(nbformat.read(start, as_version=4)), start)
+    start_zh = out / "zh" / "START.ipynb"
+    if start_zh.exists():
+        nbformat.write(start_page(nbformat.read(start_zh, as_version=4), "zh"), start_zh)
     (out / "requirements.txt").write_text(
         student_requirements((course / "requirements.txt").read_text(encoding="utf-8")),
         encoding="utf-8")
