@@ -279,6 +279,7 @@ def problems(lang: str, paths=None) -> list[str]:
             where = f"{path.relative_to(ROOT)}: {e.msgctxt}"
             zh = e.msgstr.replace("−", "-")
             for what, text in _kept(e.msgid):
+                text = text.replace("−", "-")
                 if what == "link" and text.startswith(f"{lang}/"):
                     continue  # a link into this edition: its translation links back instead
                 if text not in zh:
