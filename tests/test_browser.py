@@ -54,6 +54,9 @@ SCREENSHOTS = (ROOT / "docs" / "screenshots" if os.environ.get("REFRESH_SCREENSH
 # wrong answer and the same check again.
 WRONG_SCALE = "def scaled_scores(q, k):\n    return q @ k.T / k.shape[-1]\n"
 FAILING_CHECKS = "02_failing_checks.ipynb"
+# The Chinese edition (issue 23): its lesson 02, shown as stored, and its exercise 1 failing.
+ZH_LESSON = "zh_02_one_row.ipynb"
+ZH_FAILING_CHECKS = "zh_02_failing_checks.ipynb"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
     "--no-sandbox",
@@ -88,12 +91,13 @@ def _missing(why: str):
     pytest.skip(message)
 
 
-def _write_exercise_up_to_check(path: Path, wrong_answer: str) -> None:
-    """exercises/02_one_row.ipynb up to exercise 1's check (the stub), then `wrong_answer` and
-    the same check again."""
+def _write_exercise_up_to_check(path: Path, wrong_answer: str,
+                                source: Path = ROOT / "exercises" / "02_one_row.ipynb") -> None:
+    """exercises/02_one_row.ipynb (or `source`, its translation) up to exercise 1's check (the
+    stub), then `wrong_answer` and the same check again."""
     import nbformat
 
-    nb = nbformat.read(ROOT / "exercises" / "02_one_row.ipynb", as_version=4)
+    nb = nbformat.read(source, as_version=4)
     keep = []
     for cell in nb.cells:
         keep.append(cell)
@@ -199,6 +203,9 @@ def lab():
         for name in LESSONS:
             shutil.copy(ROOT / "notebooks" / name, folder / "lessons" / name)
         _write_exercise_up_to_check(folder / "lessons" / FAILING_CHECKS, WRONG_SCALE)
+        _write_exercise_up_to_check(folder / "lessons" / ZH_FAILING_CHECKS, WRONG_SCALE,
+                                    ROOT / "zh" / "exercises" / "02_one_row.ipynb")
+        shutil.copy(ROOT / "zh" / "notebooks" / "02_one_row.ipynb", folder / "lessons" / ZH_LESSON)
         shutil.copy(ROOT / "START.ipynb", folder / "lessons" / "START.ipynb")
         url = _start_lab(folder, stack)
         playwright = sync_playwright().start()
@@ -662,3 +669,55 @@ def test_jupyter_lab_opens_on_the_start_page(lab):
     except urllib.error.HTTPError as answer:
         location = answer.headers.get("Location")
     assert location and location.split("?")[0].endswith("/lab/tree/START.ipynb"), location
+
+
+def test_the_chinese_edition_shows_chinese_text_and_feedback(lab):
+    """Issue 23: a Chinese lesson renders its Chinese prose (CJK glyphs, not boxes) and its
+    stored figures; a Chinese exercise's stub says 尚未作答 and a wrong answer's check shows
+    its diagnosis in Chinese above the English message."""
+    url, browser = lab
+    lesson = open_lesson(url, browser, ZH_LESSON)
+    page = lesson.page
+    try:
+        heading = page.locator(".jp-MarkdownCell h1").first
+        expect(heading).to_contain_text("02", timeout=UI_TIMEOUT_MS)
+        assert re.search(r"[\u4e00-\u9fff]", heading.inner_text()), heading.inner_text()
+        widths = page.evaluate("""() => {
+            const c = document.createElement('canvas').getContext('2d');
+            const font = getComputedStyle(document.querySelector('.jp-RenderedMarkdown')).font;
+            c.font = font;  // a CJK glyph is about square; a missing-glyph box is narrow
+            return [c.measureText('注意力').width, c.measureText('M').width];
+        }""")
+        assert widths[0] > 2.2 * widths[1], f"CJK glyphs not rendered: widths {widths}"
+        expect(page.locator(".jp-RenderedImage img").first).to_be_visible()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / "zh_02_lesson.png")
+        assert not lesson.blocked, f"the page asked the network for {lesson.blocked}"
+    finally:
+        page.close()
+    exercise = open_lesson(url, browser, ZH_FAILING_CHECKS)
+    page = exercise.page
+    errors = page.locator(PROBLEM_OUTPUTS)
+    try:
+        start_run_all(exercise)
+        wait_for_run_all(exercise)
+        expect(errors).to_have_count(1)
+        stub = errors.first.inner_text().strip()
+        assert stub.startswith("尚未作答：") and "提示：" in stub, stub
+        cells = page.locator(".jp-CodeCell")
+        cells.nth(cells.count() - 2).locator(".jp-InputArea-editor").click()
+        page.keyboard.press("Shift+Enter")
+        page.keyboard.press("Shift+Enter")
+        expect(errors).to_have_count(2, timeout=UI_TIMEOUT_MS)
+        shown = errors.nth(1).inner_text()
+        first = shown.strip().splitlines()[0]
+        assert first.startswith("✘ 诊断：") and re.search(r"[\u4e00-\u9fff]{2}", first), shown
+        assert "you scaled by d_k = 4 instead of √d_k = 2" in shown, shown
+        for checker_line in ("helpers/checks", "Traceback", "def check_"):
+            assert checker_line not in shown, f"{checker_line!r} shown to the learner:\n{shown}"
+        cell = page.locator(".jp-CodeCell").filter(has=page.locator(PROBLEM_OUTPUTS)).last
+        cell.scroll_into_view_if_needed()
+        cell.screenshot(path=SCREENSHOTS / "zh_02_failing_check.png", animations="disabled")
+    finally:
+        page.close()
+
