@@ -404,6 +404,71 @@ def test_the_report_opens_in_chromium_without_errors_and_shows_the_jsons_numbers
     assert cells >= exercises
 
 
+def test_the_class_report_in_chinese_has_the_english_ones_ids_and_numbers(graded, tmp_path):
+    """--language zh on the graded class: Chinese headings, <html lang="zh-CN">, and the ids and
+    data-* attributes the English report has (what this file's tests and the browser read),
+    the same in the same order; English stays the default (the report above)."""
+    zh_path = tmp_path / "class-zh.html"
+    run = _grade(graded["out"] / "class.json", "--from-json", "--roster", graded["roster"],
+                 "--report", zh_path, "--language", "zh")
+    assert run.returncode == 1, run.stderr  # the unmatched file, as in English
+    zh, en = zh_path.read_text(encoding="utf-8"), graded["html"]
+    assert '<html lang="zh-CN">' in zh and '<html lang="en">' in en
+    assert "<h1>全班错在哪里？</h1>" in zh and "<h2>学生 × 练习</h2>" in zh
+    assert "<h1>What did the class get wrong?</h1>" in en
+
+    def attributes(page):
+        page = re.sub(r"<svg.*?</svg>", "", page, flags=re.S)  # the charts' own ids
+        return re.findall(r'\s(id|data-[\w-]+)="([^"]*)"', page)
+
+    assert attributes(zh) == attributes(en)
+    lea = re.search(r'<tr data-student="lea">(.*?)</tr>', zh, re.S).group(1)
+    assert f"未匹配的文件：{DRAFT}" in lea
+    if SCREENSHOT is not None or os.environ.get("REPORT_ZH_SCREENSHOT"):
+        sync_api, chromium = _chromium()
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(chromium),
+                                        args=["--no-sandbox", "--disable-gpu"])
+            try:
+                page = browser.new_page(viewport={"width": 1400, "height": 900})
+                page.goto(zh_path.as_uri())
+                page.screenshot(path=os.environ.get("REPORT_ZH_SCREENSHOT") or str(
+                    SCREENSHOT.with_name("class-report-zh.png")))
+            finally:
+                browser.close()
+
+
+def test_the_chinese_report_opens_in_chromium_and_shows_the_jsons_numbers(graded, tmp_path):
+    """In Chromium: no errors, the language zh-CN, and the grid's and the summary's numbers
+    where the English report has them."""
+    sync_api, chromium = _chromium()
+    zh_path = tmp_path / "class-zh.html"
+    run = _grade(graded["out"] / "class.json", "--from-json", "--roster", graded["roster"],
+                 "--report", zh_path, "--language", "zh")
+    assert zh_path.exists(), run.stderr
+    errors = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(chromium),
+                                    args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(zh_path.as_uri())
+            lang = page.evaluate("document.documentElement.lang")
+            shown = page.eval_on_selector_all(
+                "#students tbody tr", "rows => rows.map(r => [r.dataset.student, "
+                "r.querySelector('td.total').dataset.value])")
+            average = page.get_attribute("#average", "data-value")
+        finally:
+            browser.close()
+    assert errors == [] and lang == "zh-CN"
+    want = totals(graded["data"])
+    assert {s: float(v) for s, v in shown} == {
+        s: want.get(s, 0.0) for s in [s for s, _ in STUDENTS] + [UNLISTED]}
+    assert average == re.search(r'id="average" data-value="([^"]+)"', graded["html"]).group(1)
+
+
 TOP_OF_SECTION = """link => {
   const target = document.getElementById(decodeURIComponent(location.hash.slice(1)))
       || document.getElementById(location.hash.slice(1));

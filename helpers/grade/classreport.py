@@ -11,6 +11,10 @@ Each misconception links to the lesson section that teaches it: by default to th
 copy in the report's appendix (helpers.grade.pages.render_section), so the link works wherever
 the file is saved; with lesson_url, to lesson_url + "NN_name.html#id" of the pages
 `python -m helpers.grade.pages` writes for the teacher to host.
+
+With language="zh" (`--language zh`) the report is in Simplified Chinese: the template's
+sentences, the status names and chart labels here, and the diagnoses' labels where
+translations/zh/diagnoses.po has them (helpers.grade.report_i18n says how).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import jinja2
 from helpers.checks import diagnoses
 from helpers.grade import pages
 from helpers.grade.classview import ClassView, Misconception, plural
+from helpers.grade.report_i18n import N_, Translation, translation
 
 TEMPLATES = os.path.join(os.path.dirname(__file__), "templates")
 STATUS_CLASS = {
@@ -31,21 +36,64 @@ STATUS_CLASS = {
     "error": "error", "timeout": "error", "tampered": "tampered", "unreadable": "error",
     "not submitted": "missing", "grader error": "regrade",
 }
+STATUS_NAMES = {  # the JSON's statuses as the report shows them
+    "passed": N_("passed"), "failed": N_("failed"), "not attempted": N_("not attempted"),
+    "error": N_("error"), "timeout": N_("timeout"), "tampered": N_("tampered"),
+    "unreadable": N_("unreadable"), "not submitted": N_("not submitted"),
+    "grader error": N_("grader error"),
+}
+RULE_NAMES = {"best": N_("best"), "latest": N_("latest")}  # "the best notebook counts"
 MAX_CHART_ROWS = 15
 LABEL_FONT = 7  # points, the item chart's labels
 
 
-def _environment() -> jinja2.Environment:
+def _environment(tr: Translation | None = None) -> jinja2.Environment:
+    tr = tr or translation("en")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
                              autoescape=jinja2.select_autoescape(["html", "j2"]),
                              trim_blocks=True, lstrip_blocks=True,
-                             undefined=jinja2.StrictUndefined)
+                             undefined=jinja2.StrictUndefined,
+                             extensions=["jinja2.ext.i18n"])
+    env.install_gettext_callables(tr.gettext, tr.ngettext, newstyle=True)
     env.filters["num"] = lambda x: f"{x:g}" if isinstance(x, (int, float)) else x
     env.filters["pct"] = lambda x: "–" if x is None else f"{100 * x:.0f}%"
     env.filters["r"] = lambda x: "–" if x is None else f"{x:+.2f}"
     env.filters["plural"] = plural
     env.filters["plain"] = diagnoses.plain
+    env.filters["status"] = lambda status: status_name(status, tr)
+    env.globals.update(points=lambda x: points(x, tr), label=lambda m: label(m, tr),
+                       rules=RULE_NAMES, translate=tr.gettext)
     return env
+
+
+def status_name(status: str, tr: Translation) -> str:
+    """A JSON status ("not attempted") in the report's language; an unknown one as it is."""
+    return tr.gettext(STATUS_NAMES[status]) if status in STATUS_NAMES else status
+
+
+def points(x: float, tr: Translation) -> str:
+    """'1 point', '2 points', '0.5 points' (in Chinese '2 分')."""
+    return tr.ngettext("%(num)s point", "%(num)s points", x) % {"num": f"{x:g}"}
+
+
+def label(m: Misconception, tr: Translation) -> str:
+    """A misconception's label in the report's language: diagnoses.po's translation, else the
+    English label."""
+    if tr.lang != "en":
+        translated = diagnoses.translated_label(m.id, tr.lang)
+        if translated:
+            return translated
+        if m.id == diagnoses.UNNAMED:
+            return tr.gettext(m.label)
+    return m.label
+
+
+def _cjk(texts) -> None:
+    """The course's CJK font for matplotlib when any text needs it (我, say; DejaVu has √
+    and ≠)."""
+    if any(0x2E80 <= ord(c) <= 0x9FFF or 0xAC00 <= ord(c) <= 0xD7AF or 0xF900 <= ord(c) <= 0xFFEF
+           for c in "".join(texts)):
+        import helpers.plots  # noqa: F401
 
 
 def _svg(fig) -> str:
@@ -59,24 +107,24 @@ def _svg(fig) -> str:
     return text[text.index("<svg"):]  # inline: no XML prolog
 
 
-def misconception_chart(view: ClassView) -> str:
+def misconception_chart(view: ClassView, tr: Translation | None = None) -> str:
     """The misconceptions ranked by how many students made them (horizontal bars)."""
     import matplotlib.pyplot as plt
 
+    tr = tr or translation("en")
     ranked = view.class_misconceptions()[:MAX_CHART_ROWS]
     if not ranked:
         return ""
-    labels = [f"{m.label} ({', '.join(e.column for e in where)})" for m, where in ranked]
-    if any(0x2E80 <= ord(c) <= 0x9FFF or 0xAC00 <= ord(c) <= 0xD7AF or 0xF900 <= ord(c) <= 0xFFEF
-           for c in "".join(labels)):  # 我, say: the course's CJK font (DejaVu has √ and ≠)
-        import helpers.plots  # noqa: F401
+    labels = [f"{label(m, tr)} ({', '.join(e.column for e in where)})" for m, where in ranked]
+    xlabel = tr.gettext("students")
+    _cjk([*labels, xlabel])
     counts = [m.count for m, _ in ranked]
     fig, ax = plt.subplots(figsize=(8.5, 0.38 * len(ranked) + 0.8))
     rows = range(len(ranked))
     ax.barh(rows, counts, color="#d9603b")
     ax.set_yticks(rows, labels, fontsize=8)
     ax.invert_yaxis()  # the most common first
-    ax.set_xlabel("students")
+    ax.set_xlabel(xlabel)
     ax.xaxis.get_major_locator().set_params(integer=True)
     _despine(ax)
     return _svg(fig)
@@ -87,14 +135,18 @@ def _despine(ax) -> None:
         ax.spines[side].set_visible(False)
 
 
-def item_chart(view: ClassView) -> str:
+def item_chart(view: ClassView, tr: Translation | None = None) -> str:
     """Difficulty (share passed) against discrimination, one point per exercise; exercises at
     the same place share a label, and no label covers another."""
     import matplotlib.pyplot as plt
 
+    tr = tr or translation("en")
     stats = [s for s in view.item_stats() if s.difficulty is not None]
     if not stats:
         return ""
+    xlabel = tr.gettext("difficulty: share of students who passed")
+    ylabel = tr.gettext("discrimination (item-rest r; 0 where undefined)")
+    _cjk([xlabel, ylabel])
     fig, ax = plt.subplots(figsize=(6, 3.6))
     x = [s.difficulty for s in stats]
     y = [s.discrimination if s.discrimination is not None else 0.0 for s in stats]
@@ -104,8 +156,8 @@ def item_chart(view: ClassView) -> str:
     ax.axhline(0.2, color="#999", lw=0.8, ls="--")
     ax.set_xlim(-0.05, 1.05)
     ax.set_ylim(min(-0.25, min(y) - 0.15), max(1.0, max(y) + 0.15))
-    ax.set_xlabel("difficulty: share of students who passed")
-    ax.set_ylabel("discrimination (item-rest r; 0 where undefined)")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     _despine(ax)
     short = len(view.lessons) > 1
@@ -174,28 +226,36 @@ def reteach_href(lesson: str, section: str, lesson_url: str) -> str:
     return f"#{pages.link_id(lesson, section)}" if section else ""
 
 
-def appendix(misconceptions: list[Misconception], lesson_url: str) -> list[dict]:
+def appendix(misconceptions: list[Misconception], lesson_url: str,
+             tr: Translation | None = None) -> list[dict]:
     """The sections the report links to, each once, in the lessons' order: {lesson, heading,
     id, html}."""
+    import html
+
+    tr = tr or translation("en")
     wanted = sorted({(m.lesson, m.section) for m in misconceptions if m.lesson and m.section})
     out = []
     for lesson, heading in wanted:
         try:
-            body = pages.render_section(lesson, heading, lesson_url)
+            body = pages.render_section(lesson, heading, lesson_url,
+                                        hidden_note=tr.gettext(pages.HIDDEN_ANSWER))
         except ValueError as e:  # a course whose lessons lack the heading: say so, in place
-            body = f'<p class="none">Not found in the lesson: {e}</p>'
+            body = ('<p class="none">' + tr.gettext("Not found in the lesson: %(error)s")
+                    % {"error": html.escape(str(e), quote=False)} + "</p>")
         out.append({"lesson": lesson, "heading": heading, "id": pages.link_id(lesson, heading),
                     "html": body})
     return out
 
 
-def render(view: ClassView, data: dict, lesson_url: str = "") -> str:
+def render(view: ClassView, data: dict, lesson_url: str = "", language: str = "en") -> str:
     """The HTML page. lesson_url: where `python -m helpers.grade.pages` wrote the lessons'
     pages, hosted (a URL ending in /); by default the links go to the report's appendix.
-    data["changes"], when there, is `classview.changes_json` of a --compare."""
+    data["changes"], when there, is `classview.changes_json` of a --compare. language: "en"
+    (the default) or "zh" (report_i18n.LANGUAGES)."""
     if lesson_url and not lesson_url.endswith("/"):
         lesson_url += "/"
-    env = _environment()
+    tr = translation(language)
+    env = _environment(tr)
     template = env.get_template("class_report.html.j2")
     stats = {s.exercise.column: s for s in view.item_stats()}
     exercises = [{"exercise": e, "stats": stats[e.column],
@@ -208,7 +268,8 @@ def render(view: ClassView, data: dict, lesson_url: str = "") -> str:
     return template.render(
         view=view, data=data, exercises=exercises, css=css, status_class=STATUS_CLASS,
         href=lambda m: reteach_href(m.lesson, m.section, lesson_url), ranked=ranked,
-        misconception_svg=misconception_chart(view), item_svg=item_chart(view),
+        misconception_svg=misconception_chart(view, tr), item_svg=item_chart(view, tr),
         made=dt.datetime.now().strftime("%Y-%m-%d %H:%M"), active=len(active), average=average,
-        changes=data.get("changes"), sections=appendix(linked, lesson_url),
+        changes=data.get("changes"), sections=appendix(linked, lesson_url, tr),
+        html_lang=tr.html_lang,
     )

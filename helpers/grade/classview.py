@@ -25,10 +25,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from helpers.checks import diagnoses
+from helpers.grade.report_i18n import N_
 
 RULES = ("best", "latest")
 NO_NAME = "(no name)"
 GRADER_ERROR = "grader error"  # the machine failed the notebook: no points either way, regrade
+UNNAMED_LABEL = N_("a wrong answer the checks could not name")
+SUPERSEDED = {"earlier": N_("earlier submission"), "later": N_("later submission")}
 
 
 @dataclass
@@ -84,10 +87,12 @@ class Misconception:
         """Everyone who made it, 'ana (earlier submission)' for a superseded notebook's."""
         return self.who_named({})
 
-    def who_named(self, names: dict[str, str]) -> list[str]:
-        """`who`, each with the roster's name: 's1001 (Ana Lima; earlier submission)'."""
+    def who_named(self, names: dict[str, str], translate=str) -> list[str]:
+        """`who`, each with the roster's name: 's1001 (Ana Lima; earlier submission)';
+        translate: the report's gettext, for the note."""
         def one(student: str, when: str = "") -> str:
-            notes = [n for n in (names.get(student, ""), when and f"{when} submission") if n]
+            note = translate(SUPERSEDED.get(when, f"{when} submission")) if when else ""
+            notes = [n for n in (names.get(student, ""), note) if n]
             return f"{student} ({'; '.join(notes)})" if notes else student
         return sorted([one(s) for s in self.students]
                       + [one(s, when) for s, when in self.superseded.items()])
@@ -246,8 +251,7 @@ class ClassView:
                        exercise: Exercise) -> Misconception:
         known = diagnoses.lookup(diagnosis_id)
         if known is None:
-            label = ("a wrong answer the checks could not name" if diagnosis_id ==
-                     diagnoses.UNNAMED else diagnosis_id)
+            label = UNNAMED_LABEL if diagnosis_id == diagnoses.UNNAMED else diagnosis_id
             known = diagnoses.Diagnosis(diagnosis_id, label, None, None)
         lesson, section = known.where(exercise.lesson, exercise.key)
         return Misconception(diagnosis_id, known.label, lesson, section, list(students),

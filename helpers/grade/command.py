@@ -23,6 +23,7 @@ from helpers.grade import classreport, classroom, classview, gradebooks, rosters
 from helpers.grade.classview import RULES
 from helpers.grade.grader import DEFAULT_TIMEOUT, GRADER_ERROR, grade
 from helpers.grade.lessons import SOLUTIONS, UsageError, load_lessons
+from helpers.grade.report_i18n import LANGUAGES
 from helpers.grade.reports import format_table, to_csv, to_json, to_junit
 from helpers.grade.submissions import find_submissions
 
@@ -55,6 +56,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="where the lessons' HTML pages (python -m helpers.grade.pages "
                         "DIR) are hosted: the report's links go to URL/NN_name.html#section "
                         "(default: to the sections copied into the report itself)")
+    parser.add_argument("--language", choices=LANGUAGES, default="en",
+                        help="the --report's language: en (default) or zh (Simplified "
+                        "Chinese, from translations/zh/report.po and diagnoses.po)")
     parser.add_argument("--canvas", type=Path, metavar="FILE",
                         help="write the lesson totals in Canvas's gradebook import layout")
     parser.add_argument("--moodle", type=Path, metavar="FILE",
@@ -236,7 +240,7 @@ def main(argv=None) -> int:
          else to_csv(reports)),
         (args.canvas, lambda: gradebooks.canvas_csv(view, gradebook)),
         (args.moodle, lambda: gradebooks.moodle_csv(view, gradebook)),
-        (args.report, lambda: classreport.render(view, data, args.lesson_url)),
+        (args.report, lambda: classreport.render(view, data, args.lesson_url, args.language)),
     ]
     for target, text in writers:
         if target is not None:

@@ -23,12 +23,14 @@ from pathlib import Path
 import nbformat
 
 from helpers.checks import diagnoses
+from helpers.grade.report_i18n import N_
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 HEADING = re.compile(r"^(#{1,6})\s")
 FENCE = re.compile(r"^\s*(```|~~~)")
 LESSON_LINK = re.compile(r"^(?:\.\./notebooks/|\./)?(\d\d_[a-z0-9_]+)\.ipynb(#.*)?$")
 MAX_OUTPUT = 4000  # characters of one text output kept in a section
+HIDDEN_ANSWER = N_("the prediction's answer (hidden in the lesson until the learner opens it)")
 
 
 def lessons(folder: Path = NOTEBOOKS) -> list[str]:
@@ -131,7 +133,9 @@ def _output(output) -> str:
     return ""
 
 
-def render_cells(cells) -> str:
+def render_cells(cells, hidden_note: str = HIDDEN_ANSWER) -> str:
+    """The cells as HTML; hidden_note: the summary of a cell the lesson hides (in the report's
+    language)."""
     parts = []
     for cell in cells:
         if cell.cell_type == "markdown":
@@ -143,8 +147,8 @@ def render_cells(cells) -> str:
             continue
         hidden = cell.metadata.get("jupyter", {})
         if hidden.get("source_hidden") or hidden.get("outputs_hidden"):
-            body = ("<details><summary>the prediction's answer (hidden in the lesson until the "
-                    f"learner opens it)</summary>{body}</details>")
+            note = html.escape(hidden_note, quote=False)
+            body = f"<details><summary>{note}</summary>{body}</details>"
         parts.append(f'<div class="cell {cell.cell_type}">{body}</div>')
     return "\n".join(parts)
 
@@ -167,10 +171,10 @@ def _lesson_links(text: str, lesson_url: str) -> str:
 
 @functools.cache
 def render_section(lesson: str, heading: str, lesson_url: str = "",
-                   folder: Path = NOTEBOOKS) -> str:
+                   folder: Path = NOTEBOOKS, hidden_note: str = HIDDEN_ANSWER) -> str:
     """The HTML of one section of a lesson (heading included), to put inside another page."""
-    return _lesson_links(render_cells(section_cells(_notebook(lesson, folder), heading)),
-                         lesson_url)
+    return _lesson_links(render_cells(section_cells(_notebook(lesson, folder), heading),
+                                      hidden_note), lesson_url)
 
 
 # --- whole lessons, for the teacher to host ------------------------------------------------
