@@ -239,7 +239,7 @@ def status(lang: str, paths=None) -> list[Stale]:
 
 # What a translation keeps exactly as the English has it.
 CODE_SPAN = re.compile(r"`[^`\n]+`")
-MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.S)
+MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.S)  # a formula may wrap onto the next line
 LINK_TARGET = re.compile(r"\]\(([^)\s]+)\)")
 NUMBER = re.compile(r"(?<![\w.,])[−-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])")
 TAGS = re.compile(r"</?(details|summary)>")
@@ -277,9 +277,9 @@ def problems(lang: str, paths=None) -> list[str]:
             if e.obsolete or not e.msgstr.strip() or "fuzzy" in e.flags:
                 continue
             where = f"{path.relative_to(ROOT)}: {e.msgctxt}"
-            zh = e.msgstr.replace("−", "-")
+            zh = " ".join(e.msgstr.replace("−", "-").split())  # line breaks are free
             for what, text in _kept(e.msgid):
-                text = text.replace("−", "-")
+                text = " ".join(text.replace("−", "-").split())
                 if what == "link" and text.startswith(f"{lang}/"):
                     continue  # a link into this edition: its translation links back instead
                 if text not in zh:
