@@ -69,10 +69,16 @@ def _render(language: str, data: dict | None = None) -> str:
 
 @pytest.fixture
 def translated_diagnosis(monkeypatch):
-    """diagnoses.po with one label translated (the file's own entries are still empty)."""
+    """diagnoses.po with one label of its own and one left untranslated (its English shows)."""
     real = diagnoses._translated_labels
-    monkeypatch.setattr(diagnoses, "_translated_labels", lambda lang: {
-        **real(lang), "masks.reversed-causal": MASK_LABEL} if lang == "zh" else real(lang))
+
+    def labels(lang):
+        if lang != "zh":
+            return real(lang)
+        found = {k: v for k, v in real(lang).items() if k != "one_row.scale-missing"}
+        return {**found, "masks.reversed-causal": MASK_LABEL}
+
+    monkeypatch.setattr(diagnoses, "_translated_labels", labels)
 
 
 def _without_appendix(page: str) -> str:

@@ -79,15 +79,21 @@ def test_the_template_holds_lessons_exercises_library_data_and_workflow(released
         assert (out / "exercises" / name).read_bytes() == (ROOT / "exercises" / name).read_bytes()
         assert (out / "notebooks" / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes()
     library = sorted(p.relative_to(ROOT).as_posix() for p in [
-        *(ROOT / "helpers").glob("*.py"), *(ROOT / "helpers/checks").glob("*.py")])
+        *(ROOT / "helpers").glob("*.py"), *(ROOT / "helpers/checks").glob("*.py"),
+        *(ROOT / "helpers/checks/diagnoses").glob("*.*")])  # a Chinese check reads the labels
     assert sorted(p.relative_to(out).as_posix() for p in (out / "helpers").rglob("*")
-                  if p.is_file()) == library  # not helpers/grade/, helpers/checks/diagnoses/
+                  if p.is_file()) == library  # not helpers/grade/
     assert (out / "data/alice.txt").is_file() and (out / "jupyter-config/pyproject.toml").is_file()
     assert (out / ".github/workflows/grade.yml").read_bytes() in workflows
     tops = {p.name for p in out.iterdir()}
     assert tops == {".git", ".github", ".gitignore", "README.md", "START.ipynb", "data",
                     "exercises", "helpers", "jupyter-config", "notebooks", "pyproject.toml",
-                    "requirements.txt"}  # no solutions/, tests/, docs/, classroom/
+                    "requirements.txt", "zh", "translations"}  # no solutions/, tests/, docs/
+    assert sorted(p.name for p in (out / "zh").iterdir()) == ["START.ipynb", "exercises",
+                                                              "notebooks"]  # no zh/solutions/
+    assert [p.relative_to(out).as_posix() for p in (out / "translations").rglob("*")
+            if p.is_file()] == ["translations/zh/diagnoses.po"]
+    assert "solutions/" not in (out / "zh" / "START.ipynb").read_text(encoding="utf-8")
     assert not list(out.rglob("__pycache__")) and not list(out.rglob("*.egg-info"))
     assert "solutions/" not in (out / "START.ipynb").read_text(encoding="utf-8")
 
@@ -118,7 +124,8 @@ def test_every_helpers_module_a_released_notebook_or_module_imports_is_released(
 def test_no_answer_code_in_any_released_file(released):
     out, _ = released
     # The search finds every answer in the course's own solutions/ ...
-    assert len(_found(ROOT / "solutions")) == len(_solution_bodies()) > 50
+    assert len(_found(ROOT / "solutions")) == len({(lesson, cid) for lesson, cid, _ in
+                                                   _solution_bodies()}) > 50
     # ... and in the template only the library functions the lessons import (README, release).
     assert _found(out) == release.LIBRARY_ANSWERS
 
