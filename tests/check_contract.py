@@ -35,3 +35,26 @@ def contract_tests(right_answers):
             check(stub)
 
     return test_right_answer_passes, test_stub_propagates
+
+
+def grading_test(right_answers, seed: int):
+    """A test that every right answer also passes on the cases a grading seed adds:
+
+    test_right_answer_passes_when_grading = grading_test(RIGHT_ANSWERS, seed=99)
+    """
+    from helpers.checks import core
+
+    @pytest.mark.parametrize(
+        "check, answer", right_answers,
+        ids=[getattr(answer, "__name__", check.__name__) for check, answer in right_answers]
+    )
+    def test_right_answer_passes_when_grading(check, answer, capsys):
+        core.set_grading_seed(seed)
+        try:
+            check(answer)
+        finally:
+            core.set_grading_seed(None)
+        assert capsys.readouterr().out.startswith("✔")
+
+    return test_right_answer_passes_when_grading
+

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-from check_contract import contract_tests
+from check_contract import contract_tests, grading_test
 
 from helpers.checks import core, llms
 from helpers.configs import kv_cache_bytes
@@ -490,15 +490,7 @@ NEW_REFERENCES = [
 test_new_right_answer_passes, test_new_stub_propagates = contract_tests(NEW_REFERENCES)
 
 
-@pytest.mark.parametrize("check, answer", NEW_REFERENCES, ids=lambda x: getattr(x, "__name__",
-                                                                                  "pair"))
-def test_new_right_answers_pass_when_grading(check, answer, capsys):
-    core.set_grading_seed(1234)
-    try:
-        check(answer)
-    finally:
-        core.set_grading_seed(None)
-    assert capsys.readouterr().out.startswith("✔")
+test_new_right_answers_pass_when_grading = grading_test(NEW_REFERENCES, seed=1234)
 
 
 def test_new_library_helpers_are_refused():
