@@ -34,7 +34,7 @@ from helpers.masks import causal_mask
 from helpers.model import fit_steps, next_token_logits
 from helpers.positions import LearnedPositions, sinusoidal_encoding
 
-# The shipped recipe (issue 14): 6000 steps, about 110 s on one thread of the course machine.
+# The shipped recipe (issue 14): 6000 steps, about 90 s on one thread of the course machine.
 # A row is a bos, then 2·16 positions; max_len is exactly that, since a learned position
 # table has nothing to say about positions it never trained on.
 FULL = dict(vocab_size=64, d_model=64, n_heads=2, n_layers=2, max_len=33)
