@@ -313,13 +313,25 @@ def repeated_span_batch(batch: int, span: int, vocab_size: int, generator: torch
     return ids
 
 
-def repeated_text_batch(ids, span: int, rows: int | None = None) -> torch.Tensor:
-    """(rows, 2·span) long: the text's consecutive, non-overlapping windows of `span` ids, each
-    followed by itself (window r is ids[r·span : (r + 1)·span]). rows: the first `rows` windows
-    (default: every window that fits). A repeat of real text, where repeated_span_batch's is
-    one of random tokens."""
+def repeated_text_batch(ids, span: int, rows: int | None = None,
+                        generator: torch.Generator | None = None) -> torch.Tensor:
+    """(rows, 2·span) long: windows of `span` ids of a text, each followed by itself. A repeat
+    of real text, where repeated_span_batch's is one of random tokens.
+
+    Without a generator: the text's consecutive, non-overlapping windows (window r is
+    ids[r·span : (r + 1)·span]), the first `rows` of them (default: every one that fits).
+    With one: `rows` windows starting anywhere, drawn from `generator` only (training rows).
+    """
     ids = torch.as_tensor(ids, dtype=torch.long)
     _check_count("span", span)
+    if generator is not None:
+        _check_count("rows", rows)
+        if ids.ndim != 1 or len(ids) < span:
+            raise ValueError(f"need a 1-d text of at least span = {span} ids; got shape "
+                             f"{tuple(ids.shape)}")
+        start = torch.randint(len(ids) - span + 1, (rows,), generator=generator)
+        windows = ids[start[:, None] + torch.arange(span)]
+        return torch.cat([windows, windows], dim=1)
     fits = len(ids) // span
     rows = fits if rows is None else rows
     _check_count("rows", rows)

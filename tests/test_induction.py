@@ -465,3 +465,14 @@ def test_a_repeated_text_batch_repeats_consecutive_windows_of_the_text():
         ind.copy_losses(model, rows, 5))
     with pytest.raises(ValueError, match="at least rows·span = 5·5 ids"):
         ind.repeated_text_batch(text, 5, rows=5)
+
+
+def test_a_repeated_text_batch_with_a_generator_draws_windows_anywhere():
+    text = torch.arange(100)
+    rows = ind.repeated_text_batch(text, 8, 5, generator=torch.Generator().manual_seed(0))
+    again = ind.repeated_text_batch(text, 8, 5, generator=torch.Generator().manual_seed(0))
+    assert rows.shape == (5, 16) and torch.equal(rows, again)          # the generator's only
+    assert torch.equal(rows[:, :8], rows[:, 8:])
+    assert (torch.diff(rows[:, :8], dim=1) == 1).all()                 # consecutive ids
+    with pytest.raises(ValueError, match="at least span = 8 ids"):
+        ind.repeated_text_batch(text[:7], 8, 2, generator=torch.Generator())

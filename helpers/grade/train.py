@@ -9,7 +9,7 @@ command shows its progress on stderr, prints the final train and validation loss
 <DIR>/<NAME>.pt (DIR defaults to data/weights, or $COURSE_WEIGHTS_DIR) and records its SHA-256
 in <DIR>/SHA256SUMS.rebuilt, so that `helpers.pretrained.load` accepts it as a rebuild; with
 --ship (for the course's maintainers) in <DIR>/SHA256SUMS, as the file the course ships.
-A target with a probe (induction, textlm) also writes <DIR>/<NAME>.history.json, every
+A target with a probe (induction, textlm, textrep) also writes <DIR>/<NAME>.history.json, every
 step's loss and the probe's measures every few steps, taken without gradients on batches of
 their own so that the weights are the bytes of a run without it; its checksum goes in the
 same record.
@@ -18,6 +18,7 @@ Each model is one entry of TARGETS: how to build it, train it and measure it:
     charlm     lesson 08's character model, trained longer (lessons 10 and 11)
     induction  lesson 11's two-layer attention-only model, trained on repeated spans
     textlm     the same kind of model, 2 layers of 4 heads, trained on the course's text
+    textrep    the same model on the same text, each training row a passage repeated
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from helpers import induction, pretrained
-from helpers.model import TinyGPT, next_token_logits, train
+from helpers.model import TinyGPT, fit_steps, next_token_logits, train
 
 
 @dataclass(frozen=True)
@@ -173,6 +174,27 @@ def _textlm_probe(model):
                       for name, value in induction.probe(m, rows, TEXTLM_SPAN, 0).items()}
 
 
+# ---- textrep: the same model on the same text, each window a passage repeated ----
+
+
+def _textrep_fit(model, steps, seed, threads, on_step):
+    """textlm's AdamW on rows of 128 characters that are a passage of 64 of the training text,
+    twice (induction.repeated_text_batch, random starts): the text, with repeats that reward
+    copying. The loss is every position's, the first copy's too."""
+    _, train_ids, _ = pretrained.corpus_split()
+    g = torch.Generator().manual_seed(seed)
+
+    def rows_loss():
+        rows = induction.repeated_text_batch(train_ids, TEXTLM_SPAN, TEXTLM_TRAINING["batch_size"],
+                                             generator=g)  # (B, 128)
+        logits = model(rows)[:, :-1]  # (B, 127, V)
+        return F.cross_entropy(logits.flatten(0, 1), rows[:, 1:].flatten())
+
+    return fit_steps(model, rows_loss, steps, lr=TEXTLM_TRAINING["lr"],
+                     weight_decay=TEXTLM_TRAINING["weight_decay"], threads=threads,
+                     on_step=on_step)
+
+
 TARGETS: dict[str, Target] = {
     "charlm": Target(
         description="lesson 08's TinyGPT, 2 layers, 128 characters, on alice.txt's first 90%",
@@ -199,6 +221,15 @@ TARGETS: dict[str, Target] = {
         evaluate=_charlm_evaluate,
         probe=_textlm_probe,
         probe_every=50,
+    ),
+    "textrep": Target(
+        description="textlm's model and text, each row a passage of 64 characters twice",
+        steps=600,
+        build=_textlm_build,
+        fit=_textrep_fit,
+        evaluate=_charlm_evaluate,
+        probe=_textlm_probe,
+        probe_every=25,
     ),
 }
 
