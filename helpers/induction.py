@@ -31,10 +31,10 @@ from torch import nn
 from helpers.attention import attention
 from helpers.heads import _check_heads, merge_heads, split_heads
 from helpers.masks import causal_mask
-from helpers.model import fit_steps
+from helpers.model import fit_steps, next_token_logits
 from helpers.positions import LearnedPositions, sinusoidal_encoding
 
-# The shipped recipe (issue 14): 6000 steps, about 110 s on one thread of the course machine.
+# The shipped recipe (issue 14): 6000 steps, about 90 s on one thread of the course machine.
 # A row is a bos, then 2·16 positions; max_len is exactly that, since a learned position
 # table has nothing to say about positions it never trained on.
 FULL = dict(vocab_size=64, d_model=64, n_heads=2, n_layers=2, max_len=33)
@@ -313,6 +313,35 @@ def repeated_span_batch(batch: int, span: int, vocab_size: int, generator: torch
     return ids
 
 
+def repeated_text_batch(ids, span: int, rows: int | None = None,
+                        generator: torch.Generator | None = None) -> torch.Tensor:
+    """(rows, 2·span) long: windows of `span` ids of a text, each followed by itself. A repeat
+    of real text, where repeated_span_batch's is one of random tokens.
+
+    Without a generator: the text's consecutive, non-overlapping windows (window r is
+    ids[r·span : (r + 1)·span]), the first `rows` of them (default: every one that fits).
+    With one: `rows` windows starting anywhere, drawn from `generator` only (training rows).
+    """
+    ids = torch.as_tensor(ids, dtype=torch.long)
+    _check_count("span", span)
+    if generator is not None:
+        _check_count("rows", rows)
+        if ids.ndim != 1 or len(ids) < span:
+            raise ValueError(f"need a 1-d text of at least span = {span} ids; got shape "
+                             f"{tuple(ids.shape)}")
+        start = torch.randint(len(ids) - span + 1, (rows,), generator=generator)
+        windows = ids[start[:, None] + torch.arange(span)]
+        return torch.cat([windows, windows], dim=1)
+    fits = len(ids) // span
+    rows = fits if rows is None else rows
+    _check_count("rows", rows)
+    if ids.ndim != 1 or rows > fits:
+        raise ValueError(f"need a 1-d text of at least rows·span = {rows}·{span} ids; got shape "
+                         f"{tuple(ids.shape)}")
+    windows = ids[: rows * span].view(rows, span)
+    return torch.cat([windows, windows], dim=1)
+
+
 def bos_id(model: AttentionOnly) -> int:
     """The beginning-of-sequence id `fit` trains with: the last id of the vocabulary."""
     return model.vocab_size - 1
@@ -514,11 +543,13 @@ def ending_induction_score(weights, start: int, distance: int):
 
 @torch.no_grad()
 def loss_by_position(model: AttentionOnly, ids: torch.Tensor, head_mask=None) -> np.ndarray:
-    """(T-1,): the next-token loss at each position i (predicting ids[:, i+1]), batch mean."""
+    """(T-1,): the next-token loss at each position i (predicting ids[:, i+1]), batch mean.
+    model: an AttentionOnly, or (without head_mask) any course model, a TinyGPT too."""
     if isinstance(ids, torch.Tensor) and ids.ndim == 2 and ids.shape[1] < 2:
         raise ValueError(f"loss_by_position needs T >= 2 positions; got shape {tuple(ids.shape)}")
     model.eval()
-    logits = model(ids, head_mask)[:, :-1]  # (B, T-1, V)
+    logits = (next_token_logits(model, ids) if head_mask is None
+              else model(ids, head_mask))[:, :-1]  # (B, T-1, V)
     loss = F.cross_entropy(logits.transpose(1, 2), ids[:, 1:], reduction="none")  # (B, T-1)
     return loss.mean(dim=0).numpy()
 
@@ -592,19 +623,20 @@ def probe_batch(model: AttentionOnly, rows: int = 128, span: int = TRAINING["spa
 
 
 @torch.no_grad()
-def probe(model: AttentionOnly, ids: torch.Tensor, span: int) -> dict:
-    """What `probe_batch` rows (BOS + span + span) say about a model, as plain floats for a
-    JSON record: "previous_token", "induction", "prefix_matching" (each n_layers lists of
-    n_heads scores) and "first_copy_loss", "second_copy_loss". Leaves the model's train/eval
-    mode as it found it."""
+def probe(model: AttentionOnly, ids: torch.Tensor, span: int, prefix: int = 1) -> dict:
+    """What repeated-span rows (`prefix` tokens, a span, the span again: BOS + span + span for
+    `probe_batch`, prefix=1) say about a model, as plain floats for a JSON record:
+    "previous_token", "induction", "prefix_matching" (each n_layers lists of n_heads scores)
+    and "first_copy_loss", "second_copy_loss". Leaves the model's train/eval mode as it found
+    it."""
     was_training = model.training
     try:
         w = attention_patterns(model, ids)  # (L, B, H, T, T)
-        first, second = copy_losses(model, ids, span, prefix=1)
+        first, second = copy_losses(model, ids, span, prefix=prefix)
     finally:
         model.train(was_training)
     return {"previous_token": previous_token_score(w).mean(dim=1).tolist(),
-            "induction": induction_score(w, span, prefix=1).mean(dim=1).tolist(),
+            "induction": induction_score(w, span, prefix=prefix).mean(dim=1).tolist(),
             "prefix_matching": prefix_matching_score(w, ids).tolist(),
             "first_copy_loss": first, "second_copy_loss": second}
 

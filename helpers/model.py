@@ -167,7 +167,7 @@ def _lr_factor(step: int, steps: int) -> float:
 
 
 def train(
-    model: TinyGPT,
+    model: nn.Module,
     data_ids,
     steps: int = 600,
     batch_size: int = 32,
@@ -200,11 +200,18 @@ def train(
         start = torch.randint(len(data) - block_size, (batch_size,), generator=g)
         offsets = start[:, None] + torch.arange(block_size)  # (B, T)
         x, y = data[offsets], data[offsets + 1]  # y is x shifted one to the left
-        logits, _ = model(x)  # (B, T, vocab)
+        logits = next_token_logits(model, x)  # (B, T, vocab)
         return F.cross_entropy(logits.flatten(0, 1), y.flatten())
 
     return fit_steps(model, window_loss, steps, lr=lr, weight_decay=weight_decay,
                      threads=threads, on_step=on_step)
+
+
+def next_token_logits(model: nn.Module, idx: torch.Tensor) -> torch.Tensor:
+    """idx (B, T) -> logits (B, T, vocab) of either course model: TinyGPT returns (logits,
+    cache), helpers.induction.AttentionOnly the logits alone."""
+    out = model(idx)
+    return out[0] if isinstance(out, tuple) else out
 
 
 def fit_steps(model: nn.Module, batch_loss, steps: int, *, lr: float, weight_decay: float,

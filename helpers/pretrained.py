@@ -2,7 +2,10 @@
 
 `load("charlm")` returns lesson 08's character model trained longer, with its tokenizer:
 TinyGPT(vocab, d_model=64, n_heads=4, n_layers=2, d_ff=256, max_len=128) on the first 90% of
-data/alice.txt, the split lesson 08 uses (`corpus_split`).
+data/alice.txt, the split lesson 08 uses (`corpus_split`). `load("induction")` and
+`load("textlm")` return lesson 11's attention-only models (helpers.induction.AttentionOnly),
+trained on repeated random spans and on the same text; `load_history(name)` reads what their
+training measured while it ran, checked like the weights.
 
 Each model is one file, data/weights/<name>.pt: a dict holding the constructor config, the
 tokenizer's characters, the state_dict and how it was trained. The shipped file's SHA-256 is
@@ -174,7 +177,7 @@ class Claims:
     prints the rebuilt model's own value beside the shipped one and asserts nothing.
 
         claims = Claims("induction")
-        claims.equal("induction score of layer 1's head 1", score, 0.71, digits=2)
+        claims.equal("induction score of layer 1's head 1", score, 0.72, digits=2)
         claims.true("zeroing the sink head changes the loss by less than 0.01", gap < 0.01)
     """
 

@@ -116,7 +116,7 @@ def test_bad_input_raises_clear_errors():
 
 
 def test_the_shipped_model_zero_mean_and_resample():
-    """Second-copy loss (0.16 clean) with one head removed three ways. The sink head, layer 0's
+    """Second-copy loss (0.15 clean) with one head removed three ways. The sink head, layer 0's
     head 0, costs nothing by any method; the induction head costs nats by every method, and
     most by resampling: its output on another row copies that row's tokens, a confident
     wrong guess (above the uniform ln 63 = 4.14)."""

@@ -100,8 +100,9 @@ def test_the_shipped_models_copying_heads(shipped):
     s = circuits.ov_copying_scores(shipped, tokens=ordinary)
     assert (s["eigenvalue"][1] > 0.99).all() and (s["diagonal"][1] == 1.0).all()
     assert (s["eigenvalue"][0] < 0.25).all() and (s["diagonal"][0] < 0.1).all()
-    everything = circuits.ov_copying_scores(shipped)          # BOS too
-    assert (everything["eigenvalue"][1] > 0.95).all() and (everything["diagonal"][1] > 0.98).all()
+    everything = circuits.ov_copying_scores(shipped)          # BOS too, as a row and a column
+    # BOS is never copied, and its logit tops a few rows (layer 1's head 0: 3 of 64)
+    assert (everything["eigenvalue"][1] > 0.95).all() and (everything["diagonal"][1] > 0.95).all()
     with pytest.raises(ValueError, match="tokens must be ids"):
         circuits.ov_copying_scores(shipped, tokens=[64])
     with pytest.raises(ValueError, match="head must be in 0..1"):

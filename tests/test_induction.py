@@ -448,3 +448,31 @@ def test_probe_reads_a_fixed_batch_and_leaves_the_training_alone():
     assert (measured["first_copy_loss"], measured["second_copy_loss"]) == pytest.approx(
         ind.copy_losses(model, rows, 6, prefix=1))
     assert np.shape(measured["prefix_matching"]) == (2, 2)
+
+
+def test_a_repeated_text_batch_repeats_consecutive_windows_of_the_text():
+    text = torch.arange(23)
+    rows = ind.repeated_text_batch(text, 5)
+    assert rows.shape == (4, 10) and rows.dtype == torch.long         # 4 windows of 5 fit in 23
+    assert rows[1].tolist() == [5, 6, 7, 8, 9, 5, 6, 7, 8, 9]
+    assert torch.equal(ind.repeated_text_batch(text.tolist(), 5, rows=2), rows[:2])
+    model = AttentionOnly(23, **dict(SMALL, max_len=10))
+    measured = ind.probe(model, rows, 5, prefix=0)                    # no BOS: prefix 0
+    w = ind.attention_patterns(model, rows)
+    np.testing.assert_allclose(measured["induction"],
+                               ind.induction_score(w, 5).mean(dim=1).numpy(), rtol=1e-6)
+    assert (measured["first_copy_loss"], measured["second_copy_loss"]) == pytest.approx(
+        ind.copy_losses(model, rows, 5))
+    with pytest.raises(ValueError, match="at least rows·span = 5·5 ids"):
+        ind.repeated_text_batch(text, 5, rows=5)
+
+
+def test_a_repeated_text_batch_with_a_generator_draws_windows_anywhere():
+    text = torch.arange(100)
+    rows = ind.repeated_text_batch(text, 8, 5, generator=torch.Generator().manual_seed(0))
+    again = ind.repeated_text_batch(text, 8, 5, generator=torch.Generator().manual_seed(0))
+    assert rows.shape == (5, 16) and torch.equal(rows, again)          # the generator's only
+    assert torch.equal(rows[:, :8], rows[:, 8:])
+    assert (torch.diff(rows[:, :8], dim=1) == 1).all()                 # consecutive ids
+    with pytest.raises(ValueError, match="at least span = 8 ids"):
+        ind.repeated_text_batch(text[:7], 8, 2, generator=torch.Generator())

@@ -30,12 +30,17 @@ def _copy_shipped(folder: Path) -> Path:
 
 
 def test_shipped_files_match_their_checksums():
+    """Every target's weights, and the training history of every target with a probe (the
+    same run's), are listed in SHA256SUMS and match it."""
     sums = (pretrained.WEIGHTS_DIR / "SHA256SUMS").read_text().splitlines()
     entries = dict(reversed(line.split("  ")) for line in sums)  # sha256sum's format
-    assert set(entries) == {f"{name}.pt" for name in TARGETS} == {"charlm.pt", "induction.pt"}
-    for name in TARGETS:
-        data = pretrained.path(name).read_bytes()
-        assert hashlib.sha256(data).hexdigest() == entries[f"{name}.pt"]
+    histories = {pretrained.history_path(name).name for name, target in TARGETS.items()
+                 if target.probe is not None}
+    assert set(entries) == {f"{name}.pt" for name in TARGETS} | histories
+    assert {"charlm.pt", "induction.pt", "induction.history.json"} <= set(entries)
+    for file, digest in entries.items():
+        data = (pretrained.WEIGHTS_DIR / file).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == digest, file
 
 
 def test_shipped_charlm_loads_and_beats_lesson_08():
@@ -215,3 +220,24 @@ def test_the_training_history_is_recorded_without_changing_the_weights(tmp_path)
     file.write_text(json.dumps(dict(history, seed=1)))
     with pytest.raises(pretrained.WeightsError, match="not the shipped one"):
         pretrained.load_history("induction", tmp_path / "a")
+
+
+
+def test_textlm_records_both_probes_and_loads_with_its_tokenizer(tmp_path):
+    """The text model's probe measures every head on repeated random characters and on a
+    repeated passage of the held-out text; the file loads as (model, tokenizer)."""
+    from helpers.grade.train import textlm_probe_batches
+    from helpers.induction import AttentionOnly
+
+    build("textlm", steps=2, out=tmp_path, threads=1, progress=False)
+    model, tokenizer = pretrained.load("textlm", tmp_path)
+    assert isinstance(model, AttentionOnly) and model.max_len == 128
+    assert tokenizer.chars == CharTokenizer(load_corpus()).chars
+    history = pretrained.load_history("textlm", tmp_path)
+    assert history["measured_steps"] == [0, 2]
+    for kind in ("random", "text"):
+        assert np.shape(history[f"{kind}_induction"]) == (2, 2, 4)
+        assert np.shape(history[f"{kind}_prefix_matching"]) == (2, 2, 4)
+    batches = textlm_probe_batches(model.vocab_size)
+    assert batches["random"].shape == (64, 128) and batches["text"].shape == (50, 128)
+    assert torch.equal(batches["text"][:, :64], batches["text"][:, 64:])

@@ -9,13 +9,16 @@ command shows its progress on stderr, prints the final train and validation loss
 <DIR>/<NAME>.pt (DIR defaults to data/weights, or $COURSE_WEIGHTS_DIR) and records its SHA-256
 in <DIR>/SHA256SUMS.rebuilt, so that `helpers.pretrained.load` accepts it as a rebuild; with
 --ship (for the course's maintainers) in <DIR>/SHA256SUMS, as the file the course ships.
-A target with a probe (induction) also writes <DIR>/<NAME>.history.json, every step's loss and
-the probe's measures every few steps, taken without gradients on a batch of their own so that
-the weights are the bytes of a run without it; its checksum goes in the same record.
+A target with a probe (induction, textlm, textrep) also writes <DIR>/<NAME>.history.json, every
+step's loss and the probe's measures every few steps, taken without gradients on batches of
+their own so that the weights are the bytes of a run without it; its checksum goes in the
+same record.
 
 Each model is one entry of TARGETS: how to build it, train it and measure it:
     charlm     lesson 08's character model, trained longer (lessons 10 and 11)
     induction  lesson 11's two-layer attention-only model, trained on repeated spans
+    textlm     the same kind of model, 2 layers of 4 heads, trained on the course's text
+    textrep    the same model on the same text, each training row a passage repeated
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from helpers import induction, pretrained
-from helpers.model import TinyGPT, train
+from helpers.model import TinyGPT, fit_steps, next_token_logits, train
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,7 @@ def window_loss(model, ids, T: int) -> float:
         raise ValueError(f"need more than T={T} ids for one window; got {len(data)}")
     x, y = data[: n * T].view(n, T), data[1 : n * T + 1].view(n, T)  # (n, T) each
     model.eval()
-    return F.cross_entropy(model(x)[0].transpose(1, 2), y).item()
+    return F.cross_entropy(next_token_logits(model, x).transpose(1, 2), y).item()
 
 
 def _charlm_evaluate(model):
@@ -129,6 +132,69 @@ def _induction_probe(model):
     return lambda m: induction.probe(m, rows, span)
 
 
+# ---- textlm: lesson 11's attention-only model on Alice: does text grow induction heads? ----
+
+TEXTLM = dict(d_model=64, n_heads=4, n_layers=2, max_len=128)
+# charlm's batch, learning rate and weight decay, on the same 90% of alice.txt; 1200 steps
+# (304 s on one thread of the course machine, the other core busy): the budget of about five
+# minutes that a shipped model may take.
+TEXTLM_TRAINING = dict(batch_size=32, lr=1e-2, weight_decay=0.1)
+TEXTLM_SPAN = 64  # the probe's repeats: 64 ids, then the same 64, the model's whole context
+
+
+def _textlm_build(seed: int):
+    tokenizer, _, _ = pretrained.corpus_split()
+    model = induction.AttentionOnly(tokenizer.vocab_size, **TEXTLM, seed=seed)
+    fields = dict(model="AttentionOnly", config=dict(model.config(), seed=seed),
+                  chars="".join(tokenizer.chars))
+    return model, fields
+
+
+def _textlm_fit(model, steps, seed, threads, on_step):
+    _, train_ids, _ = pretrained.corpus_split()
+    return train(model, train_ids, steps=steps, seed=seed, threads=threads, on_step=on_step,
+                 **TEXTLM_TRAINING)
+
+
+def textlm_probe_batches(vocab_size: int) -> dict[str, torch.Tensor]:
+    """The textlm probe's two batches, each a repeat of 64 ids in 128 positions: "random", 64
+    rows of uniformly random characters (seed 20 000, never a training batch's), and "text",
+    the 50 non-overlapping windows of 64 characters of the held-out 10% of alice.txt."""
+    _, _, validation_ids = pretrained.corpus_split()
+    return {"random": induction.repeated_span_batch(
+                64, TEXTLM_SPAN, vocab_size, torch.Generator().manual_seed(20_000)),
+            "text": induction.repeated_text_batch(validation_ids, TEXTLM_SPAN)}
+
+
+def _textlm_probe(model):
+    """Every head's scores and both copies' losses on both batches, keys "random_..." and
+    "text_..." (induction.probe's names)."""
+    batches = textlm_probe_batches(model.vocab_size)
+    return lambda m: {f"{kind}_{name}": value for kind, rows in batches.items()
+                      for name, value in induction.probe(m, rows, TEXTLM_SPAN, 0).items()}
+
+
+# ---- textrep: the same model on the same text, each window a passage repeated ----
+
+
+def _textrep_fit(model, steps, seed, threads, on_step):
+    """textlm's AdamW on rows of 128 characters that are a passage of 64 of the training text,
+    twice (induction.repeated_text_batch, random starts): the text, with repeats that reward
+    copying. The loss is every position's, the first copy's too."""
+    _, train_ids, _ = pretrained.corpus_split()
+    g = torch.Generator().manual_seed(seed)
+
+    def rows_loss():
+        rows = induction.repeated_text_batch(train_ids, TEXTLM_SPAN, TEXTLM_TRAINING["batch_size"],
+                                             generator=g)  # (B, 128)
+        logits = model(rows)[:, :-1]  # (B, 127, V)
+        return F.cross_entropy(logits.flatten(0, 1), rows[:, 1:].flatten())
+
+    return fit_steps(model, rows_loss, steps, lr=TEXTLM_TRAINING["lr"],
+                     weight_decay=TEXTLM_TRAINING["weight_decay"], threads=threads,
+                     on_step=on_step)
+
+
 TARGETS: dict[str, Target] = {
     "charlm": Target(
         description="lesson 08's TinyGPT, 2 layers, 128 characters, on alice.txt's first 90%",
@@ -144,6 +210,25 @@ TARGETS: dict[str, Target] = {
         fit=_induction_fit,
         evaluate=_induction_evaluate,
         probe=_induction_probe,
+        probe_every=25,
+    ),
+    "textlm": Target(
+        description="lesson 11's AttentionOnly, 2 layers of 4 heads, 128 characters, on "
+                    "alice.txt's first 90%",
+        steps=1200,
+        build=_textlm_build,
+        fit=_textlm_fit,
+        evaluate=_charlm_evaluate,
+        probe=_textlm_probe,
+        probe_every=50,
+    ),
+    "textrep": Target(
+        description="textlm's model and text, each row a passage of 64 characters twice",
+        steps=600,
+        build=_textlm_build,
+        fit=_textrep_fit,
+        evaluate=_charlm_evaluate,
+        probe=_textlm_probe,
         probe_every=25,
     ),
 }
