@@ -671,30 +671,24 @@ def test_jupyter_lab_opens_on_the_start_page(lab):
     assert location and location.split("?")[0].endswith("/lab/tree/START.ipynb"), location
 
 
+def _set_locale(page, url: str, locale: str) -> None:
+    """JupyterLab's display language (Settings > Language), through its settings API."""
+    status = page.evaluate("""async ([url, locale]) => {
+        const xsrf = (document.cookie.match(/_xsrf=([^;]+)/) || [])[1] || '';
+        const r = await fetch(url + '/lab/api/settings/@jupyterlab/translation-extension:plugin',
+            {method: 'PUT', headers: {'Content-Type': 'application/json', 'X-XSRFToken': xsrf},
+             body: JSON.stringify({raw: JSON.stringify({locale})})});
+        return r.status;
+    }""", [url, locale])
+    assert status in (200, 204), f"setting JupyterLab's language to {locale}: HTTP {status}"
+
+
 def test_the_chinese_edition_shows_chinese_text_and_feedback(lab):
-    """Issue 23: a Chinese lesson renders its Chinese prose (CJK glyphs, not boxes) and its
-    stored figures; a Chinese exercise's stub says 尚未作答 and a wrong answer's check shows
-    its diagnosis in Chinese above the English message."""
+    """Issue 23: a Chinese exercise's stub says 尚未作答 and a wrong answer's check shows its
+    diagnosis in Chinese above the English message; a Chinese lesson, in JupyterLab switched to
+    its Simplified Chinese language pack, renders its Chinese prose (CJK glyphs, not boxes) and
+    its stored figures."""
     url, browser = lab
-    lesson = open_lesson(url, browser, ZH_LESSON)
-    page = lesson.page
-    try:
-        heading = page.locator(".jp-MarkdownCell h1").first
-        expect(heading).to_contain_text("02", timeout=UI_TIMEOUT_MS)
-        assert re.search(r"[\u4e00-\u9fff]", heading.inner_text()), heading.inner_text()
-        widths = page.evaluate("""() => {
-            const c = document.createElement('canvas').getContext('2d');
-            const font = getComputedStyle(document.querySelector('.jp-RenderedMarkdown')).font;
-            c.font = font;  // a CJK glyph is about square; a missing-glyph box is narrow
-            return [c.measureText('注意力').width, c.measureText('M').width];
-        }""")
-        assert widths[0] > 2.2 * widths[1], f"CJK glyphs not rendered: widths {widths}"
-        expect(page.locator(".jp-RenderedImage img").first).to_be_visible()
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=SCREENSHOTS / "zh_02_lesson.png")
-        assert not lesson.blocked, f"the page asked the network for {lesson.blocked}"
-    finally:
-        page.close()
     exercise = open_lesson(url, browser, ZH_FAILING_CHECKS)
     page = exercise.page
     errors = page.locator(PROBLEM_OUTPUTS)
@@ -715,9 +709,31 @@ def test_the_chinese_edition_shows_chinese_text_and_feedback(lab):
         assert "you scaled by d_k = 4 instead of √d_k = 2" in shown, shown
         for checker_line in ("helpers/checks", "Traceback", "def check_"):
             assert checker_line not in shown, f"{checker_line!r} shown to the learner:\n{shown}"
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         cell = page.locator(".jp-CodeCell").filter(has=page.locator(PROBLEM_OUTPUTS)).last
         cell.scroll_into_view_if_needed()
         cell.screenshot(path=SCREENSHOTS / "zh_02_failing_check.png", animations="disabled")
     finally:
         page.close()
-
+    lesson = open_lesson(url, browser, ZH_LESSON)
+    page = lesson.page
+    try:
+        _set_locale(page, url, "zh_CN")
+        page.reload()
+        expect(page.locator(".lm-MenuBar-itemLabel", has_text="文件")).to_be_visible(
+            timeout=UI_TIMEOUT_MS)  # the language pack's menus
+        heading = page.locator(".jp-MarkdownCell h1").first
+        expect(heading).to_contain_text("02", timeout=UI_TIMEOUT_MS)
+        assert re.search(r"[\u4e00-\u9fff]", heading.inner_text()), heading.inner_text()
+        widths = page.evaluate("""() => {
+            const c = document.createElement('canvas').getContext('2d');
+            c.font = getComputedStyle(document.querySelector('.jp-RenderedMarkdown')).font;
+            return [c.measureText('注意力').width, c.measureText('M').width];
+        }""")  # a CJK glyph is about square; a missing-glyph box is narrow
+        assert widths[0] > 2.2 * widths[1], f"CJK glyphs not rendered: widths {widths}"
+        expect(page.locator(".jp-RenderedImage img").first).to_be_attached()
+        page.screenshot(path=SCREENSHOTS / "zh_02_lesson.png")
+        assert not lesson.blocked, f"the page asked the network for {lesson.blocked}"
+    finally:
+        _set_locale(page, url, "en")  # the other tests read JupyterLab's English menus
+        page.close()
