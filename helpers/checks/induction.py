@@ -1200,8 +1200,10 @@ def _window_message(found, span, T, layer, head):
     if (a, b) == (span + 1, 2 * span):
         return ("induction.ablation-copy-start",
                 f"your losses include the second copy's first token, position span+1 = "
-                f"{span + 1}, predicted by the logits at span = {span}: nothing predicts where "
-                f"a copy starts (the token there is random). Leave it out: {where}{also}.")
+                f"{span + 1}, predicted by the logits at span = {span}: copying cannot predict "
+                f"it, since nothing has repeated yet when it comes (whatever a model learns "
+                f"of where copies start, that is not an induction head's doing). Leave it "
+                f"out: {where}{also}.")
     if a <= 2 and b == T - 1:
         return ("induction.ablation-all-positions",
                 f"your losses are over every position of the row, {targets}: the exercise asks "

@@ -497,7 +497,7 @@ def my_repeated_span_batch(batch, span, vocab_size, generator):
     dict(exercise="ex4", kind="targets not shifted", expect="the NEXT token",
          id="induction.ablation-not-shifted",
          code=_windowed("span + 1 : 2 * span", "span + 1 : 2 * span")),
-    dict(exercise="ex4", kind="the copy's first token included", expect="nothing predicts where",
+    dict(exercise="ex4", kind="the copy's first token included", expect="copying cannot predict",
          id="induction.ablation-copy-start",
          code=_windowed("span : 2 * span", "span + 1 :")),
     dict(exercise="ex4", kind="one position too late", expect="your losses are over the targets",
