@@ -47,15 +47,16 @@ EXEMPT = {
 
 
 def _exercises():
-    """(lesson, exercise, the solution's answer cell, the name its check cell passes)."""
+    """(lesson, exercise, the solution's answer cell, the names its check cell passes)."""
     found = []
     for path in SOLUTIONS:
         cells = {c.id: c.source for c in read(path).cells if c.cell_type == "code"}
         for cid, source in cells.items():
             if EXERCISE_CELL.match(cid) and cid.endswith("-check"):
                 exercise = cid[: -len("-check")]
-                name = re.search(r"check_\w+\((\w+)\)", source).group(1)
-                found.append((path.stem, exercise, cells[f"{exercise}-answer"], name))
+                passed = re.search(r"check_\w+\(([\w, ]+)\)", source).group(1)
+                names = tuple(n.strip() for n in passed.split(","))  # lesson 10 ex7: two
+                found.append((path.stem, exercise, cells[f"{exercise}-answer"], names))
     return found
 
 
@@ -207,11 +208,11 @@ def hard_coded(table: dict, name: str):
     return answer
 
 
-def _with(code: str, name: str, make: str) -> str:
-    """Answer-cell code that rebinds `name` with this module's `make`(table, ...)."""
-    return (f"{code}\nimport {__name__} as _hard_coded\n"
-            f"{name} = _hard_coded.{make}(_hard_coded.TABLE, {name!r} if {make!r} == "
-            f"'hard_coded' else {name})\n")
+def _with(code: str, names: tuple[str, ...], make: str) -> str:
+    """Answer-cell code that rebinds each of `names` with this module's `make`(table, ...)."""
+    return f"{code}\nimport {__name__} as _hard_coded\n" + "".join(
+        f"{name} = _hard_coded.{make}(_hard_coded.TABLE, {name!r} if {make!r} == "
+        f"'hard_coded' else {name})\n" for name in names)
 
 
 TABLE: dict = {}  # the table of the exercise under test; the answer cells read it from here

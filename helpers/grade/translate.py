@@ -362,7 +362,8 @@ def with_language_line(nb, lang: str):
 
 def build(lang: str, *, draft: bool = False, paths=None) -> list[Path]:
     """Write <lang>/START.ipynb, <lang>/notebooks, <lang>/solutions and <lang>/exercises.
-    Outputs are the English ones; execute the written lessons and solutions afterwards."""
+    A written notebook has the English one's outputs: execute it afterwards. A lesson or
+    solution whose cells are unchanged is left as it is, executed."""
     if not draft:
         stale = status(lang, paths or sources())
         if stale:
@@ -383,10 +384,26 @@ def build(lang: str, *, draft: bool = False, paths=None) -> list[Path]:
             nbformat.write(exercise, target)
             written.append(target)
         target = target_path(source, lang)
+        if _same_cells(target, out):
+            continue  # unchanged: keep the notebook as it was executed
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(out, target)
         written.append(target)
     return written
+
+
+def _same_cells(path: Path, nb) -> bool:
+    """path is a notebook with nb's cells (type, id, source): rewriting it would only drop
+    its executed outputs."""
+    if not path.exists():
+        return False
+    old = nbformat.read(path, as_version=4)
+
+    def cells(n):
+        return [(c.cell_type, c.get("id"), c.source) for c in n.cells]
+
+    return cells(old) == cells(nb) and old.metadata.get(exercises.COURSE_METADATA) == \
+        nb.metadata.get(exercises.COURSE_METADATA)
 
 
 def main(argv=None) -> int:
