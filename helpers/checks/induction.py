@@ -1582,19 +1582,15 @@ def check_mean_ablate(my_mean_ablate) -> None:
         tol = 1e-5 if got.dtype == torch.float32 else 1e-9
         if torch.allclose(got.double(), want.double(), atol=tol, rtol=tol):
             continue
-        if got.shape[0] > 1 and not torch.allclose(got, got[:1].expand_as(got)):
-            for diagnosis, message, wrong in _mean_ablate_mistakes(head_out, reference):
-                if wrong is not None and torch.allclose(got.double(), wrong.double(), atol=tol,
-                                                        rtol=tol):
-                    core.fail(f"{name}: {message}", diagnosis)
-            core.fail(f"{name}: your sequences differ from one another: mean ablation gives "
-                      "every sequence of head_out the SAME output, the reference batch's mean "
-                      "at each position; nothing of head_out's own values is kept.",
-                      "induction.mean-ablate-rows-differ")
         for diagnosis, message, wrong in _mean_ablate_mistakes(head_out, reference):
             if wrong is not None and torch.allclose(got.double(), wrong.double(), atol=tol,
                                                     rtol=tol):
                 core.fail(f"{name}: {message}", diagnosis)
+        if got.shape[0] > 1 and not torch.allclose(got, got[:1].expand_as(got)):
+            core.fail(f"{name}: your sequences differ from one another: mean ablation gives "
+                      "every sequence of head_out the SAME output, the reference batch's mean "
+                      "at each position; nothing of head_out's own values is kept.",
+                      "induction.mean-ablate-rows-differ")
         core.compare(got, want, name=name, axes=("B", "T", "d"),
                      sizes=dict(B=head_out.shape[0], B_ref=reference.shape[0],
                                 T=head_out.shape[1], d=head_out.shape[2]),

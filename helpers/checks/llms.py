@@ -1793,20 +1793,19 @@ def _combine_mistakes(outs, lses):
     w = torch.exp(l_ - top)
     right_out = (w[..., None] * o).sum(0) / w.sum(0)[:, None]
     right_lse = top + torch.log(w.sum(0))
-    with np.errstate(all="ignore"):
-        finite = torch.where(torch.isinf(l_), torch.zeros_like(l_), l_)
-        return {
-            "mean": (o.mean(0), right_lse),
-            "sum": (o.sum(0), right_lse),
-            "unnormalised": ((torch.exp(l_)[..., None] * o).sum(0), right_lse),
-            "unnormalised-shifted": ((w[..., None] * o).sum(0), right_lse),
-            "softmax-axis": ((torch.softmax(l_, dim=1)[..., None] * o).sum(0), right_lse),
-            "linear": ((finite[..., None] * o).sum(0) / finite.sum(0)[:, None], right_lse),
-            "lse-max": (right_out, top),
-            "lse-sum": (right_out, finite.sum(0)),
-            "lse-no-top": (right_out, torch.log(w.sum(0))),
-            "lse-mean": (right_out, finite.mean(0)),
-        }
+    finite = torch.where(torch.isinf(l_), torch.zeros_like(l_), l_)
+    return {
+        "mean": (o.mean(0), right_lse),
+        "sum": (o.sum(0), right_lse),
+        "unnormalised": ((torch.exp(l_)[..., None] * o).sum(0), right_lse),
+        "unnormalised-shifted": ((w[..., None] * o).sum(0), right_lse),
+        "softmax-axis": ((torch.softmax(l_, dim=1)[..., None] * o).sum(0), right_lse),
+        "linear": ((finite[..., None] * o).sum(0) / finite.sum(0)[:, None], right_lse),
+        "lse-max": (right_out, top),
+        "lse-sum": (right_out, finite.sum(0)),
+        "lse-no-top": (right_out, torch.log(w.sum(0))),
+        "lse-mean": (right_out, finite.mean(0)),
+    }
 
 
 COMBINE_MESSAGES = {

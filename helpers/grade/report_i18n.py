@@ -174,7 +174,7 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 def problems(lang: str) -> list[str]:
     """Translations in report.po that lose or invent a %(name)s placeholder, drop a number of
     the English (0.2) or break translations/<lang>/glossary.toml, one line each."""
-    from helpers.grade.translate import NUMBER, glossary
+    from helpers.grade.translate import NUMBER, glossary_problems
 
     tr = translation.__wrapped__(lang)
     entries = list(tr.singular.items())
@@ -189,11 +189,7 @@ def problems(lang: str) -> list[str]:
         for number in NUMBER.findall(PLACEHOLDER.sub(" ", english)):
             if number not in translated:
                 found.append(f"{where}: the number {number!r} is not in the translation")
-        for term in glossary(lang):
-            if re.search(term["en"], english, re.I) and term["zh"] not in translated:
-                found.append(f"{where}: the glossary wants {term['zh']!r}")
-            found += [f"{where}: {a!r}: the glossary says {term['zh']!r}"
-                      for a in term.get("avoid", ()) if a in translated]
+        found += glossary_problems(lang, english, translated, where)
     return found
 
 

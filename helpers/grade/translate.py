@@ -289,14 +289,21 @@ def problems(lang: str, paths=None) -> list[str]:
                              f"{_headings(e.msgstr)}")
             if TAGS.findall(e.msgid) != TAGS.findall(e.msgstr):
                 found.append(f"{where}: the <details>/<summary> tags differ")
-            english = MATH.sub(" ", CODE_SPAN.sub(" ", e.msgid))
-            for term in glossary(lang):
-                if re.search(term["en"], english, re.I) and term["zh"] not in e.msgstr:
-                    found.append(f"{where}: {term['en']!r} is in the English, so the glossary "
-                                 f"wants {term['zh']!r}")
-                for avoided in term.get("avoid", ()):
-                    if avoided in e.msgstr:
-                        found.append(f"{where}: {avoided!r}: the glossary says {term['zh']!r}")
+            found += glossary_problems(lang, MATH.sub(" ", CODE_SPAN.sub(" ", e.msgid)),
+                                       e.msgstr, where)
+    return found
+
+
+def glossary_problems(lang: str, english: str, translated: str, where: str) -> list[str]:
+    """Where `translated` breaks the glossary: a term the English has and the translation lacks,
+    or a rendering the glossary avoids."""
+    found = []
+    for term in glossary(lang):
+        if re.search(term["en"], english, re.I) and term["zh"] not in translated:
+            found.append(f"{where}: {term['en']!r} is in the English, so the glossary wants "
+                         f"{term['zh']!r}")
+        found += [f"{where}: {avoided!r}: the glossary says {term['zh']!r}"
+                  for avoided in term.get("avoid", ()) if avoided in translated]
     return found
 
 
